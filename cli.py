@@ -1,0 +1,221 @@
+"""The ``landlord`` command line: an exact Dou Dizhu solver.
+
+numba-backed modules are imported inside the commands, so that ``--help`` is instant.
+Exit codes: 0 success, 1 a handled failure (a wrong answer found by ``check``, a puzzle
+whose expected answer differs), 2 bad usage or bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import IO
+
+import click
+
+from solver.rules import BANNABLE
+
+
+class InputError(click.ClickException):
+    """Bad input: reported as one line, exit code 2."""
+
+    exit_code = 2
+
+
+def _compile_notice(*modules: str) -> None:
+    """Say on stderr when the kernels are about to be compiled (first run only)."""
+    from solver.jit import is_cached
+
+    if not all(is_cached(m) for m in modules):
+        click.echo("landlord: compiling the solver (first run only, a few seconds)...",
+                   err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="landlord-solver")
+def main() -> None:
+    """Exact Dou Dizhu (Fight the Landlord) solver: springs from open hands."""
+
+
+@main.command(short_help="Answer the contest problem (HDU 4032).")
+@click.argument("file", type=click.File("rb"), default="-")
+def judge(file: IO[bytes]) -> None:
+    """Answer the contest problem (HDU 4032) for FILE (default: stdin)."""
+    from solver.contest import answer_lines, read_contest
+    from solver.errors import LandlordError
+
+    data = file.read()
+    try:
+        read = read_contest(data, file.name)
+    except LandlordError as e:
+        raise InputError(str(e)) from None
+    _compile_notice("spring")
+    from solver.spring import solve_many
+
+    sys.stdout.write(answer_lines(solve_many(read.hands)))
+    if read.error:
+        raise InputError(str(read.error))
+
+
+@main.command(short_help="Solve puzzle files and folders.")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line per puzzle.")
+def solve(paths: tuple[Path, ...], as_json: bool) -> None:
+    """Solve puzzle files (and folders of them) and print each answer with its line.
+
+    Exits 1 when an answer differs from the one a puzzle expects, 2 when a file or
+    puzzle is malformed (the others are still solved).
+    """
+    from solver.errors import InputFileError
+    from solver.puzzles import load_file, puzzle_files
+
+    _compile_notice("spring")
+    from solver.api import Solver
+
+    solver = Solver()
+    errors = mismatches = solved = 0
+    for path in puzzle_files(list(paths)):
+        for item in load_file(path):
+            if isinstance(item, InputFileError):
+                errors += 1
+                click.echo(f"error: {item}", err=True)
+                continue
+            sol = solver.solve(item)
+            solved += 1
+            mismatches += sol.mismatch
+            if as_json:
+                click.echo(json.dumps(sol.as_json()))
+            else:
+                click.echo(_solution_text(sol))
+    if not as_json:
+        click.echo(f"{solved} solved, {mismatches} mismatched, {errors} errors", err=True)
+    if errors:
+        sys.exit(2)
+    if mismatches:
+        sys.exit(1)
+
+
+def _solution_text(sol) -> str:  # noqa: ANN001 (solver.api.Solution, imported lazily)
+    verdict = "yes" if sol.answer else "no"
+    text = f"{sol.puzzle.name}: {sol.puzzle.question}? {verdict}"
+    if sol.answer:
+        plays = sol.result.line
+        text += f" in {len(plays)} play{'s' * (len(plays) != 1)}: " + "  ".join(
+            str(m) for m in plays
+        )
+    if sol.mismatch:
+        text += f"  MISMATCH: expected {'yes' if sol.puzzle.expect else 'no'}"
+    return text + f"  ({sol.seconds * 1000:.2f} ms)"
+
+
+@main.command(short_help="List the legal plays of a hand.")
+@click.argument("hand")
+@click.option("--beat", metavar="PLAY", help="Only the plays that beat PLAY.")
+@click.option("--ban", multiple=True, type=click.Choice(BANNABLE), help="Ban a kind (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> None:
+    """List the legal plays from HAND (on a free lead, or answering --beat PLAY)."""
+    from solver.cards import check_hand, format_hand, parse_hand
+    from solver.errors import LandlordError
+    from solver.movegen import follows, leads, readings
+    from solver.rules import CLASSIC
+
+    rules = CLASSIC.with_bans(ban)
+    try:
+        cards = parse_hand(hand)
+        check_hand(cards, rules.deck, hand)
+        if beat is None:
+            plays = leads(cards, rules)
+        else:
+            table_cards = parse_hand(beat)
+            check_hand(table_cards, rules.deck, beat)
+            found = readings(table_cards, rules)
+            if not found:
+                raise InputError(f"--beat {beat!r}: {format_hand(table_cards)!r} is not a "
+                                 "legal combination")
+            plays = []
+            for table in found:
+                plays += [m for m in follows(cards, table, rules) if m not in plays]
+    except LandlordError as e:
+        raise InputError(str(e)) from None
+    if as_json:
+        click.echo(json.dumps([m.as_dict() for m in plays]))
+        return
+    width = max((len(str(m)) for m in plays), default=5)
+    for m in plays:
+        d = m.as_dict()
+        click.echo(f"{d['cards']:<{width}}  {d['kind']:<13}  {d['rank']}")
+    click.echo(f"{len(plays)} play{'s' * (len(plays) != 1)}", err=True)
+
+
+@main.command(short_help="Print random deals from a seed.")
+@click.option("--seed", type=int, required=True, help="The seed that names the deals.")
+@click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True,
+              help="How many deals.")
+@click.option("--format", "fmt", type=click.Choice(["contest", "toml"]), default="contest",
+              show_default=True, help="Contest input, or a puzzle file.")
+def deal(seed: int, count: int, fmt: str) -> None:
+    """Print random deals, reproducible from the seed."""
+    from solver.cards import format_hand
+    from solver.deals import random_deals
+
+    deals = random_deals(seed, count)
+    if fmt == "contest":
+        out = [str(count)] + [format_hand(h) for d in deals for h in d]
+        sys.stdout.write("\n".join(out) + "\n")
+        return
+    from solver.puzzles import Puzzle, to_toml
+    from solver.rules import CLASSIC
+
+    puzzles = [Puzzle(f"seed {seed} deal {k}", "spring", d[0], d[1:], CLASSIC)
+               for k, d in enumerate(deals, 1)]
+    sys.stdout.write(to_toml(puzzles))
+
+
+@main.command(short_help="Check a contestant's output.")
+@click.argument("input_file", metavar="INPUT", type=click.File("rb"))
+@click.argument("output_file", metavar="OUTPUT", type=click.File("rb"))
+def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
+    """Check a contestant's OUTPUT for the contest INPUT, case by case."""
+    from solver.contest import compare_output, read_contest
+    from solver.errors import LandlordError
+
+    data = input_file.read()
+    try:
+        read = read_contest(data, input_file.name)
+    except LandlordError as e:
+        raise InputError(str(e)) from None
+    if read.error:
+        raise InputError(str(read.error))
+    try:
+        text = output_file.read().decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{output_file.name}: not a UTF-8 text file") from None
+    _compile_notice("spring")
+    from solver.spring import solve_many
+
+    problems = compare_output(solve_many(read.hands), text, output_file.name)
+    for p in problems:
+        click.echo(p)
+    if problems:
+        raise click.ClickException(f"{output_file.name}: wrong answer ({len(problems)} "
+                                   f"difference{'s' * (len(problems) != 1)} listed)")
+    click.echo(f"{output_file.name}: all {len(read.hands)} cases right")
+
+
+@main.command(short_help="Validate a contest input file.")
+@click.argument("input_file", metavar="INPUT", type=click.File("rb"))
+def validate(input_file: IO[bytes]) -> None:
+    """Validate a contest INPUT file strictly (complete 20/17/17 deals, nothing else)."""
+    from solver.contest import validate as check_input
+    from solver.errors import LandlordError
+
+    try:
+        click.echo(check_input(input_file.read(), input_file.name))
+    except LandlordError as e:
+        raise InputError(str(e)) from None
+
+
+if __name__ == "__main__":
+    main()

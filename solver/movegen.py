@@ -1,0 +1,388 @@
+"""Move generation over rank-count vectors (numba kernels) and its Python face.
+
+One generator serves every purpose. It takes a *minimum-rank table* ``minr`` indexed by
+``kind * 16 + length`` and emits every play of that kind and length whose main rank is at
+least the entry (16 means "none of this shape"):
+
+* a free lead is the all-zero table;
+* the answers to a play on the table come from :func:`follow_table`;
+* the spring solver asks only for the plays no peasant can beat, by setting each entry
+  one above the best rank the peasants hold (:func:`best_ranks`).
+
+Plays are written to two parallel buffers: the cards packed four bits a rank (see
+:mod:`solver.cards`) and the meta ``kind | rank << 4 | length << 8`` (see
+:mod:`solver.rules`). Every hand of a one-deck game has at most 13,530 distinct plays
+(the whole deck has exactly that many), so a buffer of :data:`MAX_MOVES` never overflows
+for a hand that passed validation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import ACE, BLACK_JOKER, LETTERS, NUM_RANKS, RED_JOKER, Hand, format_hand, unpack
+from .errors import RuleError
+from .jit import kernel
+from .rules import (
+    BOMB,
+    CHAIN,
+    CLASSIC,
+    KIND_NAMES,
+    PAIR,
+    PAIR_CHAIN,
+    PLANE,
+    PLANE_PAIRS,
+    PLANE_SINGLES,
+    QUAD_PAIRS,
+    QUAD_SINGLES,
+    R_BANS,
+    ROCKET,
+    SINGLE,
+    TRIO,
+    TRIO_PAIR,
+    TRIO_SINGLE,
+    RuleSet,
+    beats,
+)
+
+MAX_MOVES = 16384
+TABLE_SIZE = 256  # kind * 16 + length
+NONE = 16  # a minimum rank above every rank: no play of that shape
+MIN_LINKS = (0, 5, 3, 2)  # shortest chain of singles, pairs, trios
+CHAIN_KIND = (0, CHAIN, PAIR_CHAIN, PLANE)
+
+
+@kernel
+def _emit(out_cards, out_meta, n, cards, kind, rank, length):
+    out_cards[n] = cards
+    out_meta[n] = kind | rank << 4 | length << 8
+    return n + 1
+
+
+@kernel
+def _kickers(h, bans, minr, kind, width, count, lo, hi, main, rank, length, out_cards, out_meta, n):
+    """Emit ``main`` plus every set of ``count`` kickers of ``width`` cards each.
+
+    Kickers come from distinct ranks outside ``lo..hi`` and never include both jokers.
+    """
+    if (bans >> kind) & 1 or rank < minr[kind * 16 + length]:
+        return n
+    cand = np.empty(NUM_RANKS, np.int64)
+    c = 0
+    for r in range(NUM_RANKS):
+        if (r < lo or r > hi) and h[r] >= width:
+            cand[c] = r
+            c += 1
+    if c < count:
+        return n
+    both = 0  # the bit pattern of "both jokers" among the candidates, if present
+    if c >= 2 and cand[c - 2] == BLACK_JOKER and cand[c - 1] == RED_JOKER:
+        both = (1 << (c - 2)) | (1 << (c - 1))
+    mask = (1 << count) - 1
+    while mask < (1 << c):
+        if both == 0 or (mask & both) != both:
+            cards = main
+            m = mask
+            i = 0
+            while m:
+                if m & 1:
+                    cards += width << (4 * cand[i])
+                m >>= 1
+                i += 1
+            n = _emit(out_cards, out_meta, n, cards, kind, rank, length)
+        # next subset of the same size (Gosper's hack)
+        low = mask & -mask
+        ripple = mask + low
+        mask = ripple | (((mask ^ ripple) >> 2) // low)
+    return n
+
+
+@kernel
+def gen_moves(h, rules, minr, out_cards, out_meta):
+    """Write every play from hand ``h`` allowed by ``minr``; return how many."""
+    bans = rules[R_BANS]
+    n = 0
+    total = 0
+    for r in range(NUM_RANKS):
+        total += h[r]
+    # groups of one rank: single, pair, trio, bomb and what hangs on trios and quads
+    for r in range(NUM_RANKS):
+        c = h[r]
+        if c >= 1 and r >= minr[SINGLE * 16 + 1] and not (bans >> SINGLE) & 1:
+            n = _emit(out_cards, out_meta, n, 1 << (4 * r), SINGLE, r, 1)
+        if c >= 2 and r >= minr[PAIR * 16 + 1] and not (bans >> PAIR) & 1:
+            n = _emit(out_cards, out_meta, n, 2 << (4 * r), PAIR, r, 1)
+        if c >= 3:
+            trio = 3 << (4 * r)
+            if r >= minr[TRIO * 16 + 1] and not (bans >> TRIO) & 1:
+                n = _emit(out_cards, out_meta, n, trio, TRIO, r, 1)
+            n = _kickers(h, bans, minr, TRIO_SINGLE, 1, 1, r, r, trio, r, 1, out_cards, out_meta, n)
+            n = _kickers(h, bans, minr, TRIO_PAIR, 2, 1, r, r, trio, r, 1, out_cards, out_meta, n)
+        if c >= 4:
+            quad = 4 << (4 * r)
+            if r >= minr[BOMB * 16 + 1] and not (bans >> BOMB) & 1:
+                n = _emit(out_cards, out_meta, n, quad, BOMB, r, 1)
+            n = _kickers(
+                h, bans, minr, QUAD_SINGLES, 1, 2, r, r, quad, r, 1, out_cards, out_meta, n
+            )
+            n = _kickers(h, bans, minr, QUAD_PAIRS, 2, 2, r, r, quad, r, 1, out_cards, out_meta, n)
+    if (
+        h[BLACK_JOKER] >= 1
+        and h[RED_JOKER] >= 1
+        and minr[ROCKET * 16 + 1] <= RED_JOKER
+        and not (bans >> ROCKET) & 1
+    ):
+        cards = (1 << (4 * BLACK_JOKER)) | (1 << (4 * RED_JOKER))
+        n = _emit(out_cards, out_meta, n, cards, ROCKET, RED_JOKER, 1)
+    # chains of singles, pairs and trios, with the kickers of planes
+    for width in range(1, 4):
+        kind = CHAIN_KIND[width]
+        for lo in range(ACE + 1):
+            cards = 0
+            for hi in range(lo, ACE + 1):
+                if h[hi] < width:
+                    break
+                cards += width << (4 * hi)
+                links = hi - lo + 1
+                if links < MIN_LINKS[width]:
+                    continue
+                if hi >= minr[kind * 16 + links] and not (bans >> kind) & 1:
+                    n = _emit(out_cards, out_meta, n, cards, kind, hi, links)
+                if width == 3 and total >= 4 * links:
+                    n = _kickers(
+                        h,
+                        bans,
+                        minr,
+                        PLANE_SINGLES,
+                        1,
+                        links,
+                        lo,
+                        hi,
+                        cards,
+                        hi,
+                        links,
+                        out_cards,
+                        out_meta,
+                        n,
+                    )
+                    n = _kickers(
+                        h,
+                        bans,
+                        minr,
+                        PLANE_PAIRS,
+                        2,
+                        links,
+                        lo,
+                        hi,
+                        cards,
+                        hi,
+                        links,
+                        out_cards,
+                        out_meta,
+                        n,
+                    )
+    return n
+
+
+@kernel
+def follow_table(table, minr):
+    """Fill ``minr`` so that the generator yields exactly the plays that beat ``table``."""
+    minr[:] = NONE
+    kind = table & 15
+    rank = (table >> 4) & 15
+    if kind == ROCKET:
+        return
+    minr[ROCKET * 16 + 1] = 0
+    if kind == BOMB:
+        minr[BOMB * 16 + 1] = rank + 1
+        return
+    minr[BOMB * 16 + 1] = 0
+    minr[kind * 16 + (table >> 8)] = rank + 1
+
+
+@kernel
+def classify(h, rules):
+    """The meta of one legal reading of exactly the cards ``h``, or 0 if there is none."""
+    bans = rules[R_BANS]
+    total = 0
+    distinct = 0
+    lo = -1
+    hi = -1
+    mult = np.zeros(9, np.int64)  # how many ranks hold 0, 1, 2, ... cards
+    top = np.full(9, -1, np.int64)  # the highest rank holding exactly that many
+    for r in range(NUM_RANKS):
+        c = h[r]
+        if c:
+            total += c
+            distinct += 1
+            if lo < 0:
+                lo = r
+            hi = r
+            if c < 9:
+                mult[c] += 1
+                top[c] = r
+    if total == 0:
+        return 0
+    if distinct == 1:
+        kind = (0, SINGLE, PAIR, TRIO, BOMB)[total] if total <= 4 else 0
+        if kind and not (bans >> kind) & 1:
+            return kind | lo << 4 | 1 << 8
+    if total == 2 and h[BLACK_JOKER] == 1 and h[RED_JOKER] == 1 and not (bans >> ROCKET) & 1:
+        return ROCKET | RED_JOKER << 4 | 1 << 8
+    if distinct == 2 and mult[3] == 1 and mult[1] == 1 and not (bans >> TRIO_SINGLE) & 1:
+        return TRIO_SINGLE | top[3] << 4 | 1 << 8
+    if distinct == 2 and mult[3] == 1 and mult[2] == 1 and not (bans >> TRIO_PAIR) & 1:
+        return TRIO_PAIR | top[3] << 4 | 1 << 8
+    if distinct == 3 and mult[4] == 1:
+        joker_pair = h[BLACK_JOKER] == 1 and h[RED_JOKER] == 1
+        if mult[1] == 2 and not joker_pair and not (bans >> QUAD_SINGLES) & 1:
+            return QUAD_SINGLES | top[4] << 4 | 1 << 8
+        if mult[2] == 2 and not (bans >> QUAD_PAIRS) & 1:
+            return QUAD_PAIRS | top[4] << 4 | 1 << 8
+    # chains: every rank the same count, consecutive, within 3..A
+    for width in range(1, 4):
+        if mult[width] == distinct and hi <= ACE and hi - lo + 1 == distinct:
+            kind = CHAIN_KIND[width]
+            if distinct >= MIN_LINKS[width] and not (bans >> kind) & 1:
+                return kind | hi << 4 | distinct << 8
+    # planes with kickers: try each window of trios of the right length
+    for width in range(1, 3):
+        kind = PLANE_SINGLES if width == 1 else PLANE_PAIRS
+        if total % (3 + width) or (bans >> kind) & 1:
+            continue
+        links = total // (3 + width)
+        if links < 2:
+            continue
+        for start in range(ACE + 2 - links):
+            ok = True
+            for r in range(start, start + links):
+                if h[r] != 3:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            for r in range(NUM_RANKS):
+                if (r < start or r >= start + links) and h[r] != 0 and h[r] != width:
+                    ok = False
+                    break
+            if ok and not (width == 1 and h[BLACK_JOKER] == 1 and h[RED_JOKER] == 1):
+                return kind | (start + links - 1) << 4 | links << 8
+    return 0
+
+
+@kernel
+def best_ranks(h, rules, thr):
+    """Raise ``thr[kind * 16 + length]`` to the best main rank ``h`` can play in that shape.
+
+    This answers "can this hand beat that play?" for every shape at once, without
+    enumerating kickers: only their existence matters.
+    """
+    bans = rules[R_BANS]
+    any_rank = 0  # distinct ranks held, the two jokers counted once (never both kickers)
+    pair_ranks = 0
+    for r in range(NUM_RANKS):
+        if h[r] >= 1 and not (r == RED_JOKER and h[BLACK_JOKER] >= 1):
+            any_rank += 1
+        if h[r] >= 2:
+            pair_ranks += 1
+    for r in range(NUM_RANKS):
+        c = h[r]
+        if c >= 1:
+            _raise(thr, bans, SINGLE, 1, r)
+        if c >= 2:
+            _raise(thr, bans, PAIR, 1, r)
+        if c >= 3:
+            _raise(thr, bans, TRIO, 1, r)
+            if any_rank >= 2:
+                _raise(thr, bans, TRIO_SINGLE, 1, r)
+            if pair_ranks - 1 >= 1:
+                _raise(thr, bans, TRIO_PAIR, 1, r)
+        if c >= 4:
+            _raise(thr, bans, BOMB, 1, r)
+            if any_rank - 1 >= 2:
+                _raise(thr, bans, QUAD_SINGLES, 1, r)
+            if pair_ranks - 1 >= 2:
+                _raise(thr, bans, QUAD_PAIRS, 1, r)
+    if h[BLACK_JOKER] >= 1 and h[RED_JOKER] >= 1:
+        _raise(thr, bans, ROCKET, 1, RED_JOKER)
+    for width in range(1, 4):
+        run = 0
+        for hi in range(ACE + 1):
+            run = run + 1 if h[hi] >= width else 0
+            for links in range(MIN_LINKS[width], run + 1):
+                _raise(thr, bans, CHAIN_KIND[width], links, hi)
+                # kickers: any other distinct ranks (the chain's ranks all count in the tallies)
+                if width == 3 and any_rank - links >= links:
+                    _raise(thr, bans, PLANE_SINGLES, links, hi)
+                if width == 3 and pair_ranks - links >= links:
+                    _raise(thr, bans, PLANE_PAIRS, links, hi)
+
+
+@kernel
+def _raise(thr, bans, kind, length, rank):
+    if not (bans >> kind) & 1 and thr[kind * 16 + length] < rank:
+        thr[kind * 16 + length] = rank
+
+
+@dataclass(frozen=True)
+class Move:
+    """One play: its cards and the combination they are played as."""
+
+    cards: Hand
+    kind: str
+    rank: int
+    length: int
+
+    @property
+    def meta(self) -> int:
+        """The kernels' integer form of kind, rank and length."""
+        return KIND_NAMES.index(self.kind) | self.rank << 4 | self.length << 8
+
+    @classmethod
+    def from_kernel(cls, cards: int, meta: int) -> Move:
+        return cls(unpack(cards), KIND_NAMES[meta & 15], (meta >> 4) & 15, meta >> 8)
+
+    def beats(self, table: Move) -> bool:
+        """Whether this play beats ``table`` under the rules of :mod:`solver.rules`."""
+        return beats(self.meta, table.meta)
+
+    def __str__(self) -> str:
+        return format_hand(self.cards)
+
+    def as_dict(self) -> dict[str, str]:
+        """The JSON form: cards, kind and main-rank letter."""
+        return {"cards": str(self), "kind": self.kind, "rank": LETTERS[self.rank]}
+
+
+def _run(hand: Hand, rules: RuleSet, minr: np.ndarray) -> list[Move]:
+    cards = np.empty(MAX_MOVES, np.int64)
+    meta = np.empty(MAX_MOVES, np.int64)
+    n = gen_moves(np.array(hand, np.int64), rules.array(), minr, cards, meta)
+    return [Move.from_kernel(int(c), int(m)) for c, m in zip(cards[:n], meta[:n], strict=True)]
+
+
+def leads(hand: Hand, rules: RuleSet = CLASSIC) -> list[Move]:
+    """Every legal play from ``hand`` on a free lead."""
+    return _run(hand, rules, np.zeros(TABLE_SIZE, np.int64))
+
+
+def follows(hand: Hand, table: Move, rules: RuleSet = CLASSIC) -> list[Move]:
+    """Every play from ``hand`` that beats ``table`` (passing is not listed)."""
+    minr = np.empty(TABLE_SIZE, np.int64)
+    follow_table(table.meta, minr)
+    return _run(hand, rules, minr)
+
+
+def readings(cards: Hand, rules: RuleSet = CLASSIC) -> list[Move]:
+    """Every way to read exactly these cards as one legal play (often one, maybe none)."""
+    return [m for m in leads(cards, rules) if m.cards == tuple(cards)]
+
+
+def as_play(cards: Hand, rules: RuleSet = CLASSIC) -> Move:
+    """The one reading of ``cards`` as a play; :class:`RuleError` if there is none."""
+    found = readings(cards, rules)
+    if not found:
+        raise RuleError(f"{format_hand(cards)!r} is not a legal combination")
+    return found[0]

@@ -1,0 +1,196 @@
+"""Puzzle files: TOML, human-writable, one or many puzzles a file.
+
+::
+
+    [[puzzle]]                      # a file may hold many; a file with a single puzzle
+    name = "rocket and four bombs"  # may also put these keys at the top level
+    question = "spring"
+    landlord = "RB2222AAAAKKKKQQQQ33"
+    peasants = ["3445566778899TTJJ", "JJTT9988776655443"]  # in turn order
+    expect = true                   # optional: the known answer
+    source = "why this puzzle exists"   # optional
+    bans = ["trio+single"]          # optional: combination kinds that are illegal
+
+This shape is a contract other tools rely on: keys are added, never renamed. Reading is
+all validation: a puzzle that loads is one the solver can trust. Errors name the file,
+the line and the puzzle.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .cards import Hand, check_disjoint, check_hand, format_hand, parse_hand
+from .errors import InputFileError, LandlordError
+from .rules import CLASSIC, RuleSet
+
+QUESTIONS = ("spring",)
+KEYS = ("name", "question", "landlord", "peasants", "expect", "source", "bans")
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One validated puzzle, with where it came from."""
+
+    name: str
+    question: str
+    landlord: Hand
+    peasants: tuple[Hand, ...]
+    rules: RuleSet
+    expect: bool | None = None
+    source: str | None = None
+    file: str = ""
+    line: int = 0
+
+
+def puzzle_files(paths: list[Path]) -> Iterator[Path]:
+    """The puzzle files named, folders expanded to their ``*.toml`` files (sorted)."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*.toml") if p.is_file())
+        else:
+            yield path
+
+
+def load_file(path: Path) -> list[Puzzle | InputFileError]:
+    """Every puzzle of a file, or the error that spoils it; one bad puzzle spoils only itself."""
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        return [InputFileError(f"{path}: cannot read: {e.strerror or e}")]
+    return load_text(raw, str(path), path.stem)
+
+
+def load_text(raw: bytes, source: str, stem: str = "puzzle") -> list[Puzzle | InputFileError]:
+    """Parse a puzzle file's bytes (see :func:`load_file`)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return [InputFileError(f"{source}: not a UTF-8 text file (byte {e.start})")]
+    if "\x00" in text:
+        return [InputFileError(f"{source}: not a text file (it holds NUL bytes)")]
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        return [InputFileError(f"{source}: TOML syntax error: {e}")]
+    lines = text.splitlines()
+    if "puzzle" in doc:
+        tables = doc["puzzle"]
+        if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+            return [InputFileError(f"{source}: 'puzzle' must be an array of tables ([[puzzle]])")]
+        stray = [k for k in doc if k != "puzzle"]
+        if stray:
+            return [InputFileError(
+                f"{source}, line {_line_of(lines, stray[0])}: key {stray[0]!r} outside a "
+                "[[puzzle]] table in a file that has [[puzzle]] tables"
+            )]
+        starts = [i for i, ln in enumerate(lines, 1) if re.match(r"\s*\[\[\s*puzzle\s*\]\]", ln)]
+        named = [(t, f"{stem} #{k}", starts[k - 1]) for k, t in enumerate(tables, 1)]
+    elif doc:
+        named = [(doc, stem, 1)]
+    else:
+        return [InputFileError(f"{source}: no puzzle in the file (expected [[puzzle]] tables)")]
+    out: list[Puzzle | InputFileError] = []
+    for table, default_name, start in named:
+        try:
+            out.append(_puzzle(table, default_name, source, lines, start))
+        except LandlordError as e:
+            out.append(e if isinstance(e, InputFileError) else InputFileError(str(e)))
+    return out
+
+
+def _line_of(lines: list[str], key: str, start: int = 1) -> int:
+    """The line (from ``start``) where ``key = ...`` is written, else ``start``."""
+    pattern = re.compile(rf"\s*{re.escape(key)}\s*=")
+    for i in range(start - 1, len(lines)):
+        if i >= start and re.match(r"\s*\[", lines[i]):
+            break
+        if pattern.match(lines[i]):
+            return i + 1
+    return start
+
+
+def _puzzle(table: dict[str, Any], default: str, source: str, lines: list[str],
+            start: int) -> Puzzle:
+    name = table.get("name", default)
+    where = f"{source}, puzzle {name!r}"
+
+    def fail(key: str, message: str) -> InputFileError:
+        return InputFileError(f"{source}, line {_line_of(lines, key, start)}, puzzle {name!r}: "
+                              f"{message}")
+
+    for key in table:
+        if key not in KEYS:
+            raise fail(key, f"unknown key {key!r}: expected one of {', '.join(KEYS)}")
+    if not isinstance(name, str):
+        raise fail("name", f"'name' must be a string, got {name!r}")
+    question = table.get("question", "spring")
+    if question not in QUESTIONS:
+        raise fail("question", f"unknown question {question!r}: expected one of "
+                               f"{', '.join(QUESTIONS)}")
+    if "landlord" not in table:
+        raise InputFileError(f"{where} (line {start}): no 'landlord' hand")
+    landlord = _hand(table["landlord"], "landlord", fail)
+    peasants_raw = table.get("peasants")
+    if not isinstance(peasants_raw, list) or len(peasants_raw) != 2:
+        raise fail("peasants", f"'peasants' must list the two peasants' hands in turn order, "
+                               f"got {peasants_raw!r}")
+    peasants = tuple(_hand(p, "peasants", fail) for p in peasants_raw)
+    bans = table.get("bans", [])
+    if not isinstance(bans, list):
+        raise fail("bans", f"'bans' must be a list of combination kinds, got {bans!r}")
+    try:
+        rules = CLASSIC.with_bans(bans)
+    except LandlordError as e:
+        raise fail("bans", str(e)) from None
+    try:
+        check_disjoint((landlord, *peasants), rules.deck)
+    except LandlordError as e:
+        raise fail("landlord", str(e)) from None
+    expect = table.get("expect")
+    if expect is not None and not isinstance(expect, bool):
+        raise fail("expect", f"'expect' must be true or false, got {expect!r}")
+    src = table.get("source")
+    return Puzzle(name, question, landlord, peasants, rules, expect,
+                  None if src is None else str(src), source, start)
+
+
+def _hand(value: Any, key: str, fail: Any) -> Hand:
+    if not isinstance(value, str):
+        raise fail(key, f"a hand must be a string of cards, got {value!r}")
+    try:
+        hand = parse_hand(value)
+        check_hand(hand, CLASSIC.deck, value)
+    except LandlordError as e:
+        raise fail(key, str(e)) from None
+    if not any(hand) and key == "landlord":
+        raise fail(key, "the landlord's hand is empty")
+    return hand
+
+
+def to_toml(puzzles: list[Puzzle]) -> str:
+    """Write puzzles back in the file format (the inverse of :func:`load_text`)."""
+    out = []
+    for p in puzzles:
+        out.append("[[puzzle]]")
+        out.append(f"name = {_quote(p.name)}")
+        out.append(f'question = "{p.question}"')
+        out.append(f'landlord = "{format_hand(p.landlord)}"')
+        out.append("peasants = [" + ", ".join(f'"{format_hand(h)}"' for h in p.peasants) + "]")
+        if p.rules.bans:
+            out.append("bans = [" + ", ".join(f'"{b}"' for b in sorted(p.rules.bans)) + "]")
+        if p.expect is not None:
+            out.append(f"expect = {'true' if p.expect else 'false'}")
+        if p.source is not None:
+            out.append(f"source = {_quote(p.source)}")
+        out.append("")
+    return "\n".join(out)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

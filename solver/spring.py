@@ -1,0 +1,240 @@
+"""The spring solver: can the landlord play out every card without a peasant playing?
+
+Every play but the last must be unbeatable by each peasant, and peasants never play, so
+their hands never change. The question is therefore a partition problem: split the
+landlord's hand into plays that no peasant can beat, plus at most one last play that
+may be beatable.
+
+The kernel first asks which shapes the peasants can beat at all (one table of best
+ranks for both hands: :func:`solver.movegen.best_ranks`), then generates only the
+landlord's unbeatable plays, and searches, depth first with an explicit stack, for a set
+of them whose removal leaves nothing or a single legal play. Unbeatable plays commute, so
+they are taken in generation order only; states that failed are remembered in a small
+direct-mapped table (with the index they failed from), stamped per deal so that it is
+never cleared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import NUM_RANKS, Hand, check_disjoint, check_hand, format_hand, unpack
+from .jit import kernel
+from .movegen import MAX_MOVES, NONE, TABLE_SIZE, Move, as_play, best_ranks, classify, gen_moves
+from .rules import BOMB, CLASSIC, ROCKET, RuleSet
+
+MEMO_SIZE = 1 << 12
+MAX_LINE = 64  # a line has at most one play per card
+NIBBLE_TOPS = 0x888888888888888  # the top bit of each of the 15 four-bit rank fields
+
+LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used
+
+# The workspace is a tuple of int64 arrays, reused from deal to deal and never cleared
+# (a per-deal stamp tells the memo's entries apart). These name its slots.
+W_CLOCK, W_THR, W_MINR, W_ZERO, W_CARDS, W_META, W_SAFE, W_RISKY = range(8)
+W_SAFE_AT, W_RISKY_AT, W_KEY, W_STAMP, W_STACK_H, W_STACK_I, W_STACK_PLAY, W_LINE = range(8, 16)
+_SIZES = (1, TABLE_SIZE, TABLE_SIZE, TABLE_SIZE, MAX_MOVES, MAX_MOVES, MAX_MOVES, MAX_MOVES,
+          NUM_RANKS + 1, NUM_RANKS + 1, MEMO_SIZE, MEMO_SIZE, MAX_LINE, MAX_LINE, MAX_LINE,
+          MAX_LINE)
+
+
+def workspace() -> tuple[np.ndarray, ...]:
+    """Fresh buffers for :func:`spring_kernel`."""
+    return tuple(np.zeros(n, np.int64) for n in _SIZES)
+
+
+@kernel
+def _contains(hand, play):
+    """Whether packed ``play`` is a sub-multiset of packed ``hand`` (no nibble borrows)."""
+    diff = hand - play
+    return (((~hand & play) | (~(hand ^ play) & diff)) & NIBBLE_TOPS) == 0
+
+
+@kernel
+def _slot(hand, size):
+    return ((hand * 0x9E3779B97F4A7C15) >> 20) & (size - 1)
+
+
+@kernel
+def _size(packed):
+    total = 0
+    while packed:
+        total += packed & 15
+        packed >>= 4
+    return total
+
+
+@kernel
+def _lowest(packed):
+    r = 0
+    while (packed >> (4 * r)) & 15 == 0:
+        r += 1
+    return r
+
+
+@kernel
+def _bucket(n, plays, keep, want, out, start):
+    """Copy the packed plays with ``keep[i] == want`` into ``out``, grouped by lowest rank
+    (``start[r] .. start[r + 1]``) and largest first inside a group: long plays finish a
+    search sooner and make shorter lines."""
+    key = np.empty(n, np.int64)
+    per_key = np.zeros(NUM_RANKS * (MAX_LINE + 1) + 1, np.int64)
+    for i in range(n):
+        if keep[i] == want:
+            key[i] = _lowest(plays[i]) * (MAX_LINE + 1) + MAX_LINE - _size(plays[i])
+            per_key[key[i] + 1] += 1
+    for k in range(1, per_key.shape[0]):
+        per_key[k] += per_key[k - 1]
+    for r in range(NUM_RANKS + 1):
+        start[r] = per_key[r * (MAX_LINE + 1)]
+    for i in range(n):
+        if keep[i] == want:
+            out[per_key[key[i]]] = plays[i]
+            per_key[key[i]] += 1
+
+
+@kernel
+def _unbeatable_table(p1, p2, rules, thr, minr):
+    """Fill ``minr`` with the lowest unbeatable rank of every shape, given both peasants."""
+    thr[:] = -1
+    best_ranks(p1, rules, thr)
+    best_ranks(p2, rules, thr)
+    # a play is unbeatable when no peasant holds a higher one of its shape: rank >= best
+    if thr[ROCKET * 16 + 1] >= 0:  # a peasant rocket beats everything
+        minr[:] = NONE
+    elif thr[BOMB * 16 + 1] >= 0:  # a peasant bomb beats every non-bomb
+        minr[:] = NONE
+        minr[BOMB * 16 + 1] = thr[BOMB * 16 + 1]
+        minr[ROCKET * 16 + 1] = 0
+    else:
+        for i in range(TABLE_SIZE):
+            minr[i] = max(thr[i], 0)
+
+
+@kernel
+def spring_kernel(land, p1, p2, rules, ws):
+    """Solve one deal; write the witness (packed plays) to ``ws[W_LINE]``; return its length.
+
+    A length of 0 means no spring. The search covers the lowest remaining rank first: it
+    must go either into an unbeatable play or into the one last play, which may be
+    beatable. A state is the cards left and whether the last play is taken.
+    """
+    ws[W_CLOCK][0] += 1
+    stamp = ws[W_CLOCK][0]
+    line = ws[W_LINE]
+    packed = 0
+    for r in range(NUM_RANKS):
+        packed |= land[r] << (4 * r)
+    if classify(land, rules):
+        line[0] = packed
+        return 1
+    minr, cards, meta = ws[W_MINR], ws[W_CARDS], ws[W_META]
+    _unbeatable_table(p1, p2, rules, ws[W_THR], minr)
+    n = gen_moves(land, rules, ws[W_ZERO], cards, meta)
+    for i in range(n):  # meta becomes the flag "unbeatable"
+        m = meta[i]
+        meta[i] = (m >> 4) & 15 >= minr[(m & 15) * 16 + (m >> 8)]
+    safe, risky = ws[W_SAFE], ws[W_RISKY]
+    safe_at, risky_at = ws[W_SAFE_AT], ws[W_RISKY_AT]
+    _bucket(n, cards, meta, 1, safe, safe_at)
+    _bucket(n, cards, meta, 0, risky, risky_at)
+    memo_key, memo_stamp = ws[W_KEY], ws[W_STAMP]
+    size = memo_key.shape[0]
+    stack_h, stack_i, stack_play = ws[W_STACK_H], ws[W_STACK_I], ws[W_STACK_PLAY]
+    depth = 0
+    stack_h[0] = packed
+    stack_i[0] = 0
+    while depth >= 0:
+        state = stack_h[depth]
+        hand = state & ~LAST_TAKEN
+        r = _lowest(hand)
+        i = stack_i[depth]
+        n_safe = safe_at[r + 1] - safe_at[r]
+        n_all = n_safe if state & LAST_TAKEN else n_safe + risky_at[r + 1] - risky_at[r]
+        play = 0
+        while i < n_all:
+            play = safe[safe_at[r] + i] if i < n_safe else risky[risky_at[r] + i - n_safe]
+            i += 1
+            if _contains(hand, play):
+                break
+            play = 0
+        if play == 0:  # nothing covers the lowest rank: remember the failure, go back
+            slot = _slot(state, size)
+            memo_key[slot] = state
+            memo_stamp[slot] = stamp
+            depth -= 1
+            continue
+        stack_i[depth] = i
+        child = state - play
+        if i > n_safe:
+            child |= LAST_TAKEN
+            play |= LAST_TAKEN
+        stack_play[depth] = play
+        if child & ~LAST_TAKEN == 0:
+            return _write_line(depth, stack_play, line)
+        slot = _slot(child, size)
+        if memo_stamp[slot] == stamp and memo_key[slot] == child:
+            continue
+        depth += 1
+        stack_h[depth] = child
+        stack_i[depth] = 0
+    return 0
+
+
+@kernel
+def _write_line(depth, stack_play, line):
+    """The plays on the stack, the unbeatable ones first and the last play last."""
+    k = 0
+    for d in range(depth + 1):
+        if not stack_play[d] & LAST_TAKEN:
+            line[k] = stack_play[d]
+            k += 1
+    for d in range(depth + 1):
+        if stack_play[d] & LAST_TAKEN:
+            line[k] = stack_play[d] & ~LAST_TAKEN
+            k += 1
+    return k
+
+
+@kernel
+def spring_batch(hands, rules, answers, ws):
+    """Answer many deals (``hands[k] = landlord, peasant 1, peasant 2``) into ``answers``."""
+    for k in range(hands.shape[0]):
+        answers[k] = spring_kernel(hands[k, 0], hands[k, 1], hands[k, 2], rules, ws) > 0
+
+
+@dataclass(frozen=True)
+class SpringResult:
+    """The answer to the spring question, with its proof: the plays in order."""
+
+    answer: bool
+    line: tuple[Move, ...]
+
+    def line_text(self) -> list[str]:
+        """The line in canonical notation, one string per play."""
+        return [str(m) for m in self.line]
+
+
+def solve_spring(landlord: Hand, peasants: tuple[Hand, Hand], rules: RuleSet = CLASSIC,
+                 ws: tuple[np.ndarray, ...] | None = None) -> SpringResult:
+    """Answer the spring question for validated hands; a yes carries its witness line.
+
+    The last play of the line is the only one a peasant may be able to beat.
+    """
+    for h in (landlord, *peasants):
+        check_hand(h, rules.deck, format_hand(h))
+    check_disjoint((landlord, *peasants), rules.deck)
+    ws = ws if ws is not None else workspace()
+    arrays = [np.array(h, np.int64) for h in (landlord, *peasants)]
+    n = spring_kernel(arrays[0], arrays[1], arrays[2], rules.array(), ws)
+    line = tuple(as_play(unpack(int(p)), rules) for p in ws[W_LINE][:n])
+    return SpringResult(n > 0, line)
+
+
+def solve_many(hands: np.ndarray, rules: RuleSet = CLASSIC) -> np.ndarray:
+    """Answer an array of validated deals, shape ``(T, 3, 15)``: one boolean per deal."""
+    answers = np.zeros(len(hands), np.bool_)
+    spring_batch(np.ascontiguousarray(hands, np.int64), rules.array(), answers, workspace())
+    return answers

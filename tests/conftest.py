@@ -1,0 +1,43 @@
+"""Test setup: a fresh numba cache for every run, so stale compiled code never passes."""
+
+import os
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="landlord-numba-")
+sys.path.insert(0, str(Path(__file__).parent))  # for `import reference`
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"  # beside the checkout, read-only
+CASES = SHARED / "cases"
+CASE_FILES = ("edge_cases", "random_2000", "yes_biased_500", "skewed_500")
+
+
+def random_split(rng: random.Random, sizes: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Deal hands of the given sizes from one shuffled deck."""
+    deck = [r for r in range(15) for _ in range(4 if r < 13 else 1)]
+    rng.shuffle(deck)
+    hands, at = [], 0
+    for size in sizes:
+        counts = [0] * 15
+        for r in deck[at : at + size]:
+            counts[r] += 1
+        hands.append(tuple(counts))
+        at += size
+    return hands
+
+
+@pytest.fixture(scope="session")
+def shared_cases():
+    """Every shared contest case with its verified answer: name -> (hands, answers)."""
+    from solver.contest import read_contest
+
+    out = {}
+    for name in CASE_FILES:
+        read = read_contest((CASES / f"{name}.in").read_bytes(), name)
+        answers = [ln.endswith("Yes") for ln in (CASES / f"{name}.ans").read_text().splitlines()]
+        out[name] = (read.hands, answers)
+    return out
