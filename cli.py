@@ -32,6 +32,12 @@ def _compile_notice(*modules: str) -> None:
                    err=True)
 
 
+def _name(file: IO[bytes]) -> str:
+    """How an input file is named in messages (stdin has no path)."""
+    name = getattr(file, "name", "<stdin>")
+    return name if isinstance(name, str) else "<stdin>"
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="landlord-solver")
 def main() -> None:
@@ -47,7 +53,7 @@ def judge(file: IO[bytes]) -> None:
 
     data = file.read()
     try:
-        read = read_contest(data, file.name)
+        read = read_contest(data, _name(file))
     except LandlordError as e:
         raise InputError(str(e)) from None
     _compile_notice("spring")
@@ -183,7 +189,7 @@ def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
 
     data = input_file.read()
     try:
-        read = read_contest(data, input_file.name)
+        read = read_contest(data, _name(input_file))
     except LandlordError as e:
         raise InputError(str(e)) from None
     if read.error:
@@ -191,17 +197,17 @@ def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
     try:
         text = output_file.read().decode("utf-8")
     except UnicodeDecodeError:
-        raise InputError(f"{output_file.name}: not a UTF-8 text file") from None
+        raise InputError(f"{_name(output_file)}: not a UTF-8 text file") from None
     _compile_notice("spring")
     from solver.spring import solve_many
 
-    problems = compare_output(solve_many(read.hands), text, output_file.name)
+    problems = compare_output(solve_many(read.hands), text, _name(output_file))
     for p in problems:
         click.echo(p)
     if problems:
-        raise click.ClickException(f"{output_file.name}: wrong answer ({len(problems)} "
+        raise click.ClickException(f"{_name(output_file)}: wrong answer ({len(problems)} "
                                    f"difference{'s' * (len(problems) != 1)} listed)")
-    click.echo(f"{output_file.name}: all {len(read.hands)} cases right")
+    click.echo(f"{_name(output_file)}: all {len(read.hands)} cases right")
 
 
 @main.command(short_help="Validate a contest input file.")
@@ -212,7 +218,7 @@ def validate(input_file: IO[bytes]) -> None:
     from solver.errors import LandlordError
 
     try:
-        click.echo(check_input(input_file.read(), input_file.name))
+        click.echo(check_input(input_file.read(), _name(input_file)))
     except LandlordError as e:
         raise InputError(str(e)) from None
 

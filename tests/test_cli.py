@@ -1,0 +1,263 @@
+"""The command line, through Click's runner: outputs, exit codes, and every bad input."""
+
+import json
+from pathlib import Path
+
+import pytest
+import reference as ref
+from click.testing import CliRunner
+from conftest import CASE_FILES, CASES
+
+from cli import main
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def test_help_lists_every_command():
+    result = run("--help")
+    assert result.exit_code == 0
+    for command in ("judge", "solve", "moves", "deal", "check", "validate"):
+        assert command in result.output
+
+
+@pytest.mark.parametrize("name", CASE_FILES)
+def test_judge_reproduces_the_answers_byte_for_byte(name):
+    result = run("judge", CASES / f"{name}.in")
+    assert result.exit_code == 0
+    assert result.stdout == (CASES / f"{name}.ans").read_text()
+
+
+def test_judge_reads_stdin_with_any_whitespace_and_card_order():
+    text = (
+        "2  RB2222AAAAKKKKQQQQ33\t3445566778899TTJJ JJTT9988776655443\n\n"
+        "33445566778899TTJJQQ KKKKAAAA2222334BR\nqqjjtt99887766554"
+    )
+    result = run("judge", input=text)
+    assert result.exit_code == 0
+    assert result.stdout == "Case 1: Yes\nCase 2: Yes\n"
+
+
+BAD_CONTEST = [
+    ("1\n33333 4 5\n", "case 1, line 2", "holds more than 4 x 3"),  # a fifth 3
+    ("1\n3X4 5 6\n", "case 1, line 2", "unknown card 'X'"),
+    ("2\n3 4 5\n6 7\n", "case 2, line 3", "ends before the peasant 2's hand"),  # two hands
+    ("1\n", "case 1, line 1", "ends before the landlord's hand"),  # a missing line
+    ("1\nB 3 B\n", "case 1, line 2", "2 x B"),  # one joker twice
+    ("", "empty", "number of cases"),
+    ("x\n3 4 5\n", "line 1", "expected the number of cases, got 'x'"),
+    ("\x00\x01\xff\n", "line 1", "expected the number of cases"),  # a binary file
+]
+
+
+@pytest.mark.parametrize("text, where, what", BAD_CONTEST)
+def test_judge_names_the_bad_case(tmp_path, text, where, what):
+    path = tmp_path / "bad.in"
+    path.write_bytes(text.encode("latin-1"))
+    result = run("judge", path)
+    assert result.exit_code == 2
+    assert where in result.stderr and what in result.stderr and str(path) in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_judge_keeps_the_cases_before_a_bad_one(tmp_path):
+    path = tmp_path / "bad.in"
+    path.write_text("3\n33445566778899TTJJQQ BR 2222\n34 5 6\n3Z 4 5\n")
+    result = run("judge", path)
+    assert result.exit_code == 2
+    assert result.stdout == "Case 1: Yes\nCase 2: No\n"
+    assert "case 3" in result.stderr
+
+
+def test_validate_accepts_a_complete_file():
+    result = run("validate", CASES / "random_2000.in")
+    assert result.exit_code == 0
+    assert "2000 cases" in result.stdout
+
+
+def deal_text(count=2, seed=7):
+    return run("deal", "--seed", seed, "-n", count).stdout
+
+
+@pytest.mark.parametrize(
+    "mutate, where, what",
+    [
+        (lambda t: t.replace("2\n", "3\n", 1), "case 3", "ends before"),  # T too large
+        (lambda t: t.replace("2\n", "1\n", 1), "line 5", "after the last of the 1 cases"),
+        (lambda t: t + "junk\n", "line 8", "unexpected 'junk'"),
+        (lambda t: _move_card(t), "case 1, line 2", "has 19 cards, expected 20"),
+        (lambda t: _swap_card(t), "case 1, line 2", "the three hands hold 5 x"),
+    ],
+)
+def test_validate_names_the_first_violation(tmp_path, mutate, where, what):
+    path = tmp_path / "deals.in"
+    path.write_text(mutate(deal_text()))
+    result = run("validate", path)
+    assert result.exit_code == 2, result.output
+    assert where in result.stderr and what in result.stderr
+
+
+def _move_card(text):
+    lines = text.splitlines()
+    lines[2] += lines[1][-1]
+    lines[1] = lines[1][:-1]
+    return "\n".join(lines) + "\n"
+
+
+def _swap_card(text):
+    """Make the landlord's first card another rank: that rank then has five cards."""
+    lines = text.splitlines()
+    lines[1] = ("4" if lines[1][0] == "3" else "3") + lines[1][1:]
+    return "\n".join(lines) + "\n"
+
+
+def test_check_accepts_right_output_and_lists_differences(tmp_path):
+    answers = (CASES / "random_2000.ans").read_text().splitlines()
+    right = tmp_path / "right.out"
+    right.write_text("\n".join(answers) + "\n")
+    result = run("check", CASES / "random_2000.in", right)
+    assert result.exit_code == 0, result.output
+    flipped = list(answers)
+    first_yes = next(i for i, a in enumerate(flipped) if a.endswith("Yes"))
+    flipped[first_yes] = flipped[first_yes].replace("Yes", "No")
+    flipped[3] = "Case 4: Yes"
+    wrong = tmp_path / "wrong.out"
+    wrong.write_text("\n".join(flipped[:1500]) + "\n")
+    result = run("check", CASES / "random_2000.in", wrong)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Case 4: expected No, got Yes"
+    assert lines[1] == f"Case {first_yes + 1}: expected Yes, got No"
+    assert lines[2] == f"Case 1501: expected {answers[1500].split()[-1]}, got nothing (the output ends)"
+
+
+def test_deal_is_reproducible_and_valid(tmp_path):
+    first = deal_text(50, seed=11)
+    assert first == deal_text(50, seed=11)
+    assert first != deal_text(50, seed=12)
+    path = tmp_path / "deals.in"
+    path.write_text(first)
+    assert run("validate", path).exit_code == 0
+    judged = run("judge", path).stdout.splitlines()
+    lines = first.split()
+    for k in range(50):
+        land, p1, p2 = (ref.parse(lines[1 + 3 * k + j]) for j in range(3))
+        assert judged[k].endswith("Yes") == ref.spring(land, p1, p2)
+
+
+def test_deal_as_puzzle_file_solves(tmp_path):
+    path = tmp_path / "deals.toml"
+    path.write_text(run("deal", "--seed", 3, "-n", 5, "--format", "toml").stdout)
+    result = run("solve", "--json", path)
+    assert result.exit_code == 0
+    assert len(result.stdout.splitlines()) == 5
+
+
+def test_solve_bundled_puzzles():
+    result = run("solve", PUZZLES)
+    assert result.exit_code == 0, result.output
+    assert "0 mismatched, 0 errors" in result.stderr
+
+
+def test_solve_json_lines_replay():
+    result = run("solve", "--json", PUZZLES)
+    assert result.exit_code == 0
+    records = [json.loads(ln) for ln in result.stdout.splitlines()]
+    assert len(records) >= 30
+    for rec in records:
+        assert {"name", "question", "answer", "line", "seconds"} <= rec.keys()
+        assert rec["answer"] == rec["expect"]
+        assert bool(rec["line"]) == rec["answer"]
+
+
+PUZZLE = """
+[[puzzle]]
+name = "two low singles"
+landlord = "3345"
+peasants = ["6", "7"]
+expect = {expect}
+"""
+
+
+def test_solve_reports_a_mismatch(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(PUZZLE.format(expect="true"))
+    result = run("solve", path)
+    assert result.exit_code == 1
+    assert "MISMATCH: expected yes" in result.stdout
+    path.write_text(PUZZLE.format(expect="false"))
+    assert run("solve", path).exit_code == 0
+
+
+def test_solve_top_level_puzzle_and_line(tmp_path):
+    path = tmp_path / "single.toml"
+    path.write_text('landlord = "RB2222AAAA33"\npeasants = ["4444", "66"]\nexpect = true\n')
+    result = run("solve", "--json", path)
+    assert result.exit_code == 0
+    rec = json.loads(result.stdout)
+    assert rec["name"] == "single" and rec["question"] == "spring"
+    assert rec["line"] == ["AAAA", "2222", "BR", "33"]
+    assert rec["plays"][2] == {"cards": "BR", "kind": "rocket", "rank": "R"}
+
+
+BAD_PUZZLES = [
+    ('landlord = "3777777"\npeasants = ["4", "5"]\n', "line 1", "6 x 7"),
+    ('landlord = "3X"\npeasants = ["4", "5"]\n', "line 1", "unknown card 'X'"),
+    ('[[puzzle]]\nname = "a"\nlandlord = "3"\npeasants = ["4"]\n', "line 4", "two peasants"),
+    ('[[puzzle]]\nname = "lost"\npeasants = ["4", "5"]\n', "puzzle 'lost'", "no 'landlord'"),
+    ('landlord = "3"\npeasants = ["4", "5"]\nexpect = tru\n', "TOML syntax error", "line 3"),
+    ("", "", "no puzzle in the file"),
+    ('landlord = "3"\npeasants = ["4", "5"]\ncolour = "red"\n', "line 3", "unknown key"),
+    ('landlord = "3"\npeasants = ["4", "5"]\nquestion = "draw"\n', "line 3", "unknown question"),
+    ('landlord = "3"\npeasants = ["4", "5"]\nexpect = "yes"\n', "line 3", "true or false"),
+    ('landlord = "33"\npeasants = ["33", "3"]\n', "line 1", "5 x 3"),
+    ('landlord = "3"\npeasants = ["4", "5"]\nbans = ["bomb"]\n', "line 3", "cannot ban"),
+]
+
+
+@pytest.mark.parametrize("text, where, what", BAD_PUZZLES)
+def test_solve_names_the_bad_puzzle(tmp_path, text, where, what):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    result = run("solve", path)
+    assert result.exit_code == 2
+    assert str(path) in result.stderr and where in result.stderr and what in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_solve_binary_file_and_the_rest_still_solved(tmp_path):
+    (tmp_path / "a.toml").write_bytes(b"\x89PNG\x00\x01\xff\xfe")
+    (tmp_path / "b.toml").write_text(PUZZLE.format(expect="false"))
+    result = run("solve", tmp_path)
+    assert result.exit_code == 2
+    assert "not a UTF-8 text file" in result.stderr
+    assert "two low singles: spring? no" in result.stdout
+
+
+def test_moves_json_and_beat():
+    result = run("moves", "33345", "--json")
+    assert result.exit_code == 0
+    plays = json.loads(result.stdout)
+    # 3 singles + 33 + 333 + 3334 + 3335 = 7
+    assert len(plays) == 7
+    assert {"cards": "3334", "kind": "trio+single", "rank": "3"} in plays
+    result = run("moves", "55667789TJQKKAA2BR", "--beat", "334455", "--json")
+    assert [p["cards"] for p in json.loads(result.stdout)] == ["BR", "556677"]
+    result = run("moves", "3444", "--beat", "333J", "--ban", "trio+single")
+    assert result.exit_code == 2 and "not a legal combination" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args, what",
+    [
+        (("AX",), "unknown card 'X'"),
+        (("3", "--beat", "34"), "not a legal combination"),
+        (("33333",), "5 x 3"),
+    ],
+)
+def test_moves_bad_input(args, what):
+    result = run("moves", *args)
+    assert result.exit_code == 2 and what in result.stderr
