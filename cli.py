@@ -28,8 +28,7 @@ def _compile_notice(*modules: str) -> None:
     from solver.jit import is_cached
 
     if not all(is_cached(m) for m in modules):
-        click.echo("landlord: compiling the solver (first run only, a few seconds)...",
-                   err=True)
+        click.echo("landlord: compiling the solver (first run only, a few seconds)...", err=True)
 
 
 def _name(file: IO[bytes]) -> str:
@@ -138,8 +137,9 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> N
             check_hand(table_cards, rules.deck, beat)
             found = readings(table_cards, rules)
             if not found:
-                raise InputError(f"--beat {beat!r}: {format_hand(table_cards)!r} is not a "
-                                 "legal combination")
+                raise InputError(
+                    f"--beat {beat!r}: {format_hand(table_cards)!r} is not a legal combination"
+                )
             plays = []
             for table in found:
                 plays += [m for m in follows(cards, table, rules) if m not in plays]
@@ -157,10 +157,17 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> N
 
 @main.command(short_help="Print random deals from a seed.")
 @click.option("--seed", type=int, required=True, help="The seed that names the deals.")
-@click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True,
-              help="How many deals.")
-@click.option("--format", "fmt", type=click.Choice(["contest", "toml"]), default="contest",
-              show_default=True, help="Contest input, or a puzzle file.")
+@click.option(
+    "-n", "count", type=click.IntRange(min=0), default=1, show_default=True, help="How many deals."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["contest", "toml"]),
+    default="contest",
+    show_default=True,
+    help="Contest input, or a puzzle file.",
+)
 def deal(seed: int, count: int, fmt: str) -> None:
     """Print random deals, reproducible from the seed."""
     from solver.cards import format_hand
@@ -174,8 +181,10 @@ def deal(seed: int, count: int, fmt: str) -> None:
     from solver.puzzles import Puzzle, to_toml
     from solver.rules import CLASSIC
 
-    puzzles = [Puzzle(f"seed {seed} deal {k}", "spring", d[0], d[1:], CLASSIC)
-               for k, d in enumerate(deals, 1)]
+    puzzles = [
+        Puzzle(f"seed {seed} deal {k}", "spring", d[0], d[1:], CLASSIC)
+        for k, d in enumerate(deals, 1)
+    ]
     sys.stdout.write(to_toml(puzzles))
 
 
@@ -205,8 +214,10 @@ def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
     for p in problems:
         click.echo(p)
     if problems:
-        raise click.ClickException(f"{_name(output_file)}: wrong answer ({len(problems)} "
-                                   f"difference{'s' * (len(problems) != 1)} listed)")
+        raise click.ClickException(
+            f"{_name(output_file)}: wrong answer ({len(problems)} "
+            f"difference{'s' * (len(problems) != 1)} listed)"
+        )
     click.echo(f"{_name(output_file)}: all {len(read.hands)} cases right")
 
 

@@ -55,20 +55,25 @@ CHAIN_KIND = (0, CHAIN, PAIR_CHAIN, PLANE)
 
 
 @kernel
-def _emit(out_cards, out_meta, n, cards, kind, rank, length):
+def _emit(out_cards, out_meta, n, cards, meta):
     out_cards[n] = cards
-    out_meta[n] = kind | rank << 4 | length << 8
+    out_meta[n] = meta
     return n + 1
 
 
 @kernel
-def _kickers(h, bans, minr, kind, width, count, lo, hi, main, rank, length, out_cards, out_meta, n):
-    """Emit ``main`` plus every set of ``count`` kickers of ``width`` cards each.
+def _kickers(h, bans, minr, meta, lo, hi, main, out_cards, out_meta, n):
+    """Emit ``main`` with every legal set of kickers for the play ``meta`` describes.
 
-    Kickers come from distinct ranks outside ``lo..hi`` and never include both jokers.
+    Kickers are singles or pairs (by kind), one per trio of a plane and two for a quad,
+    from distinct ranks outside ``lo..hi``, and never both jokers.
     """
-    if (bans >> kind) & 1 or rank < minr[kind * 16 + length]:
+    kind = meta & 15
+    length = meta >> 8
+    if (bans >> kind) & 1 or (meta >> 4) & 15 < minr[kind * 16 + length]:
         return n
+    width = 2 if kind == TRIO_PAIR or kind == QUAD_PAIRS or kind == PLANE_PAIRS else 1
+    count = length if kind == PLANE_SINGLES or kind == PLANE_PAIRS else 1 + (kind >= QUAD_SINGLES)
     cand = np.empty(NUM_RANKS, np.int64)
     c = 0
     for r in range(NUM_RANKS):
@@ -91,7 +96,7 @@ def _kickers(h, bans, minr, kind, width, count, lo, hi, main, rank, length, out_
                     cards += width << (4 * cand[i])
                 m >>= 1
                 i += 1
-            n = _emit(out_cards, out_meta, n, cards, kind, rank, length)
+            n = _emit(out_cards, out_meta, n, cards, meta)
         # next subset of the same size (Gosper's hack)
         low = mask & -mask
         ripple = mask + low
@@ -103,39 +108,34 @@ def _kickers(h, bans, minr, kind, width, count, lo, hi, main, rank, length, out_
 def gen_moves(h, rules, minr, out_cards, out_meta):
     """Write every play from hand ``h`` allowed by ``minr``; return how many."""
     bans = rules[R_BANS]
-    n = 0
+    n = np.int64(0)  # not a bare 0, which would compile the helpers once more for it
     total = 0
     for r in range(NUM_RANKS):
         total += h[r]
     # groups of one rank: single, pair, trio, bomb and what hangs on trios and quads
     for r in range(NUM_RANKS):
         c = h[r]
+        one = r << 4 | 1 << 8  # main rank r, length 1
         if c >= 1 and r >= minr[SINGLE * 16 + 1] and not (bans >> SINGLE) & 1:
-            n = _emit(out_cards, out_meta, n, 1 << (4 * r), SINGLE, r, 1)
+            n = _emit(out_cards, out_meta, n, 1 << (4 * r), SINGLE | one)
         if c >= 2 and r >= minr[PAIR * 16 + 1] and not (bans >> PAIR) & 1:
-            n = _emit(out_cards, out_meta, n, 2 << (4 * r), PAIR, r, 1)
+            n = _emit(out_cards, out_meta, n, 2 << (4 * r), PAIR | one)
         if c >= 3:
             trio = 3 << (4 * r)
             if r >= minr[TRIO * 16 + 1] and not (bans >> TRIO) & 1:
-                n = _emit(out_cards, out_meta, n, trio, TRIO, r, 1)
-            n = _kickers(h, bans, minr, TRIO_SINGLE, 1, 1, r, r, trio, r, 1, out_cards, out_meta, n)
-            n = _kickers(h, bans, minr, TRIO_PAIR, 2, 1, r, r, trio, r, 1, out_cards, out_meta, n)
+                n = _emit(out_cards, out_meta, n, trio, TRIO | one)
+            n = _kickers(h, bans, minr, TRIO_SINGLE | one, r, r, trio, out_cards, out_meta, n)
+            n = _kickers(h, bans, minr, TRIO_PAIR | one, r, r, trio, out_cards, out_meta, n)
         if c >= 4:
             quad = 4 << (4 * r)
             if r >= minr[BOMB * 16 + 1] and not (bans >> BOMB) & 1:
-                n = _emit(out_cards, out_meta, n, quad, BOMB, r, 1)
-            n = _kickers(
-                h, bans, minr, QUAD_SINGLES, 1, 2, r, r, quad, r, 1, out_cards, out_meta, n
-            )
-            n = _kickers(h, bans, minr, QUAD_PAIRS, 2, 2, r, r, quad, r, 1, out_cards, out_meta, n)
-    if (
-        h[BLACK_JOKER] >= 1
-        and h[RED_JOKER] >= 1
-        and minr[ROCKET * 16 + 1] <= RED_JOKER
-        and not (bans >> ROCKET) & 1
-    ):
-        cards = (1 << (4 * BLACK_JOKER)) | (1 << (4 * RED_JOKER))
-        n = _emit(out_cards, out_meta, n, cards, ROCKET, RED_JOKER, 1)
+                n = _emit(out_cards, out_meta, n, quad, BOMB | one)
+            n = _kickers(h, bans, minr, QUAD_SINGLES | one, r, r, quad, out_cards, out_meta, n)
+            n = _kickers(h, bans, minr, QUAD_PAIRS | one, r, r, quad, out_cards, out_meta, n)
+    if h[BLACK_JOKER] >= 1 and h[RED_JOKER] >= 1:
+        if minr[ROCKET * 16 + 1] <= RED_JOKER and not (bans >> ROCKET) & 1:
+            cards = (1 << (4 * BLACK_JOKER)) | (1 << (4 * RED_JOKER))
+            n = _emit(out_cards, out_meta, n, cards, ROCKET | RED_JOKER << 4 | 1 << 8)
     # chains of singles, pairs and trios, with the kickers of planes
     for width in range(1, 4):
         kind = CHAIN_KIND[width]
@@ -148,41 +148,14 @@ def gen_moves(h, rules, minr, out_cards, out_meta):
                 links = hi - lo + 1
                 if links < MIN_LINKS[width]:
                     continue
+                top = hi << 4 | links << 8
                 if hi >= minr[kind * 16 + links] and not (bans >> kind) & 1:
-                    n = _emit(out_cards, out_meta, n, cards, kind, hi, links)
+                    n = _emit(out_cards, out_meta, n, cards, kind | top)
                 if width == 3 and total >= 4 * links:
-                    n = _kickers(
-                        h,
-                        bans,
-                        minr,
-                        PLANE_SINGLES,
-                        1,
-                        links,
-                        lo,
-                        hi,
-                        cards,
-                        hi,
-                        links,
-                        out_cards,
-                        out_meta,
-                        n,
-                    )
-                    n = _kickers(
-                        h,
-                        bans,
-                        minr,
-                        PLANE_PAIRS,
-                        2,
-                        links,
-                        lo,
-                        hi,
-                        cards,
-                        hi,
-                        links,
-                        out_cards,
-                        out_meta,
-                        n,
-                    )
+                    for plane in (PLANE_SINGLES, PLANE_PAIRS):
+                        n = _kickers(
+                            h, bans, minr, plane | top, lo, hi, cards, out_cards, out_meta, n
+                        )
     return n
 
 
@@ -290,40 +263,43 @@ def best_ranks(h, rules, thr):
     for r in range(NUM_RANKS):
         c = h[r]
         if c >= 1:
-            _raise(thr, bans, SINGLE, 1, r)
+            _raise(thr, bans, SINGLE | r << 4 | 1 << 8)
         if c >= 2:
-            _raise(thr, bans, PAIR, 1, r)
+            _raise(thr, bans, PAIR | r << 4 | 1 << 8)
         if c >= 3:
-            _raise(thr, bans, TRIO, 1, r)
+            _raise(thr, bans, TRIO | r << 4 | 1 << 8)
             if any_rank >= 2:
-                _raise(thr, bans, TRIO_SINGLE, 1, r)
+                _raise(thr, bans, TRIO_SINGLE | r << 4 | 1 << 8)
             if pair_ranks - 1 >= 1:
-                _raise(thr, bans, TRIO_PAIR, 1, r)
+                _raise(thr, bans, TRIO_PAIR | r << 4 | 1 << 8)
         if c >= 4:
-            _raise(thr, bans, BOMB, 1, r)
+            _raise(thr, bans, BOMB | r << 4 | 1 << 8)
             if any_rank - 1 >= 2:
-                _raise(thr, bans, QUAD_SINGLES, 1, r)
+                _raise(thr, bans, QUAD_SINGLES | r << 4 | 1 << 8)
             if pair_ranks - 1 >= 2:
-                _raise(thr, bans, QUAD_PAIRS, 1, r)
+                _raise(thr, bans, QUAD_PAIRS | r << 4 | 1 << 8)
     if h[BLACK_JOKER] >= 1 and h[RED_JOKER] >= 1:
-        _raise(thr, bans, ROCKET, 1, RED_JOKER)
+        _raise(thr, bans, ROCKET | RED_JOKER << 4 | 1 << 8)
     for width in range(1, 4):
         run = 0
         for hi in range(ACE + 1):
             run = run + 1 if h[hi] >= width else 0
             for links in range(MIN_LINKS[width], run + 1):
-                _raise(thr, bans, CHAIN_KIND[width], links, hi)
+                _raise(thr, bans, CHAIN_KIND[width] | hi << 4 | links << 8)
                 # kickers: any other distinct ranks (the chain's ranks all count in the tallies)
                 if width == 3 and any_rank - links >= links:
-                    _raise(thr, bans, PLANE_SINGLES, links, hi)
+                    _raise(thr, bans, PLANE_SINGLES | hi << 4 | links << 8)
                 if width == 3 and pair_ranks - links >= links:
-                    _raise(thr, bans, PLANE_PAIRS, links, hi)
+                    _raise(thr, bans, PLANE_PAIRS | hi << 4 | links << 8)
 
 
 @kernel
-def _raise(thr, bans, kind, length, rank):
-    if not (bans >> kind) & 1 and thr[kind * 16 + length] < rank:
-        thr[kind * 16 + length] = rank
+def _raise(thr, bans, meta):
+    """Record that a play of this meta's shape and main rank can be made."""
+    kind = meta & 15
+    at = kind * 16 + (meta >> 8)
+    if not (bans >> kind) & 1 and thr[at] < (meta >> 4) & 15:
+        thr[at] = (meta >> 4) & 15
 
 
 @dataclass(frozen=True)

@@ -85,10 +85,12 @@ def load_text(raw: bytes, source: str, stem: str = "puzzle") -> list[Puzzle | In
             return [InputFileError(f"{source}: 'puzzle' must be an array of tables ([[puzzle]])")]
         stray = [k for k in doc if k != "puzzle"]
         if stray:
-            return [InputFileError(
-                f"{source}, line {_line_of(lines, stray[0])}: key {stray[0]!r} outside a "
-                "[[puzzle]] table in a file that has [[puzzle]] tables"
-            )]
+            return [
+                InputFileError(
+                    f"{source}, line {_line_of(lines, stray[0])}: key {stray[0]!r} outside a "
+                    "[[puzzle]] table in a file that has [[puzzle]] tables"
+                )
+            ]
         starts = [i for i, ln in enumerate(lines, 1) if re.match(r"\s*\[\[\s*puzzle\s*\]\]", ln)]
         named = [(t, f"{stem} #{k}", starts[k - 1]) for k, t in enumerate(tables, 1)]
     elif doc:
@@ -115,14 +117,16 @@ def _line_of(lines: list[str], key: str, start: int = 1) -> int:
     return start
 
 
-def _puzzle(table: dict[str, Any], default: str, source: str, lines: list[str],
-            start: int) -> Puzzle:
+def _puzzle(
+    table: dict[str, Any], default: str, source: str, lines: list[str], start: int
+) -> Puzzle:
     name = table.get("name", default)
     where = f"{source}, puzzle {name!r}"
 
     def fail(key: str, message: str) -> InputFileError:
-        return InputFileError(f"{source}, line {_line_of(lines, key, start)}, puzzle {name!r}: "
-                              f"{message}")
+        return InputFileError(
+            f"{source}, line {_line_of(lines, key, start)}, puzzle {name!r}: {message}"
+        )
 
     for key in table:
         if key not in KEYS:
@@ -131,15 +135,18 @@ def _puzzle(table: dict[str, Any], default: str, source: str, lines: list[str],
         raise fail("name", f"'name' must be a string, got {name!r}")
     question = table.get("question", "spring")
     if question not in QUESTIONS:
-        raise fail("question", f"unknown question {question!r}: expected one of "
-                               f"{', '.join(QUESTIONS)}")
+        raise fail(
+            "question", f"unknown question {question!r}: expected one of {', '.join(QUESTIONS)}"
+        )
     if "landlord" not in table:
         raise InputFileError(f"{where} (line {start}): no 'landlord' hand")
     landlord = _hand(table["landlord"], "landlord", fail)
     peasants_raw = table.get("peasants")
     if not isinstance(peasants_raw, list) or len(peasants_raw) != 2:
-        raise fail("peasants", f"'peasants' must list the two peasants' hands in turn order, "
-                               f"got {peasants_raw!r}")
+        raise fail(
+            "peasants",
+            f"'peasants' must list the two peasants' hands in turn order, got {peasants_raw!r}",
+        )
     peasants = tuple(_hand(p, "peasants", fail) for p in peasants_raw)
     bans = table.get("bans", [])
     if not isinstance(bans, list):
@@ -156,8 +163,17 @@ def _puzzle(table: dict[str, Any], default: str, source: str, lines: list[str],
     if expect is not None and not isinstance(expect, bool):
         raise fail("expect", f"'expect' must be true or false, got {expect!r}")
     src = table.get("source")
-    return Puzzle(name, question, landlord, peasants, rules, expect,
-                  None if src is None else str(src), source, start)
+    return Puzzle(
+        name,
+        question,
+        landlord,
+        peasants,
+        rules,
+        expect,
+        None if src is None else str(src),
+        source,
+        start,
+    )
 
 
 def _hand(value: Any, key: str, fail: Any) -> Hand:

@@ -57,14 +57,33 @@ BOMB, ROCKET, QUAD_SINGLES, QUAD_PAIRS = 11, 12, 13, 14
 NUM_KINDS = 15  # kinds are 1..14; 0 is a pass
 
 KIND_NAMES = (
-    "pass", "single", "pair", "trio", "trio+single", "trio+pair", "chain", "pair-chain",
-    "plane", "plane+singles", "plane+pairs", "bomb", "rocket", "quad+singles", "quad+pairs",
+    "pass",
+    "single",
+    "pair",
+    "trio",
+    "trio+single",
+    "trio+pair",
+    "chain",
+    "pair-chain",
+    "plane",
+    "plane+singles",
+    "plane+pairs",
+    "bomb",
+    "rocket",
+    "quad+singles",
+    "quad+pairs",
 )
 KIND_OF_NAME = {name: k for k, name in enumerate(KIND_NAMES) if k}
 
 #: Kinds a puzzle may ban (the ones published puzzles ban).
-BANNABLE = ("trio+single", "trio+pair", "quad+singles", "quad+pairs",
-            "plane+singles", "plane+pairs")
+BANNABLE = (
+    "trio+single",
+    "trio+pair",
+    "quad+singles",
+    "quad+pairs",
+    "plane+singles",
+    "plane+pairs",
+)
 
 #: Layout of the rule array the kernels read: the deck, then the ban mask.
 R_DECK, R_BANS, R_SIZE = 0, 15, 16
@@ -91,7 +110,7 @@ class RuleSet:
         import numpy as np  # here, so that reading the rules needs no numpy
 
         arr = np.zeros(R_SIZE, dtype=np.int64)
-        arr[R_DECK:R_DECK + 15] = self.deck
+        arr[R_DECK : R_DECK + 15] = self.deck
         arr[R_BANS] = sum(1 << KIND_OF_NAME[b] for b in self.bans)
         return arr
 

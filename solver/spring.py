@@ -35,9 +35,24 @@ LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used
 # (a per-deal stamp tells the memo's entries apart). These name its slots.
 W_CLOCK, W_THR, W_MINR, W_ZERO, W_CARDS, W_META, W_SAFE, W_RISKY = range(8)
 W_SAFE_AT, W_RISKY_AT, W_KEY, W_STAMP, W_STACK_H, W_STACK_I, W_STACK_PLAY, W_LINE = range(8, 16)
-_SIZES = (1, TABLE_SIZE, TABLE_SIZE, TABLE_SIZE, MAX_MOVES, MAX_MOVES, MAX_MOVES, MAX_MOVES,
-          NUM_RANKS + 1, NUM_RANKS + 1, MEMO_SIZE, MEMO_SIZE, MAX_LINE, MAX_LINE, MAX_LINE,
-          MAX_LINE)
+_SIZES = (
+    1,
+    TABLE_SIZE,
+    TABLE_SIZE,
+    TABLE_SIZE,
+    MAX_MOVES,
+    MAX_MOVES,
+    MAX_MOVES,
+    MAX_MOVES,
+    NUM_RANKS + 1,
+    NUM_RANKS + 1,
+    MEMO_SIZE,
+    MEMO_SIZE,
+    MAX_LINE,
+    MAX_LINE,
+    MAX_LINE,
+    MAX_LINE,
+)
 
 
 def workspace() -> tuple[np.ndarray, ...]:
@@ -53,8 +68,11 @@ def _contains(hand, play):
 
 
 @kernel
-def _slot(hand, size):
-    return ((hand * 0x9E3779B97F4A7C15) >> 20) & (size - 1)
+def _slot(state, size):
+    """A memo slot for a state. Products stay below 2**63, so that the pure-Python run
+    (NUMBA_DISABLE_JIT=1) computes the same slots as the compiled one."""
+    folded = (state ^ (state >> 31)) & 0xFFFFFFFF
+    return ((folded * 0x5BD1E995) >> 16) & (size - 1)
 
 
 @kernel
@@ -75,24 +93,30 @@ def _lowest(packed):
 
 
 @kernel
-def _bucket(n, plays, keep, want, out, start):
-    """Copy the packed plays with ``keep[i] == want`` into ``out``, grouped by lowest rank
-    (``start[r] .. start[r + 1]``) and largest first inside a group: long plays finish a
-    search sooner and make shorter lines."""
+def _bucket(n, plays, safe, out_safe, safe_at, out_risky, risky_at):
+    """Split packed ``plays`` by ``safe[i]`` and group each part by lowest rank
+    (``at[r] .. at[r + 1]``), largest first inside a group: long plays finish a search
+    sooner and make shorter lines."""
+    stride = MAX_LINE + 1
     key = np.empty(n, np.int64)
-    per_key = np.zeros(NUM_RANKS * (MAX_LINE + 1) + 1, np.int64)
+    per_key = np.zeros(2 * NUM_RANKS * stride + 1, np.int64)
     for i in range(n):
-        if keep[i] == want:
-            key[i] = _lowest(plays[i]) * (MAX_LINE + 1) + MAX_LINE - _size(plays[i])
-            per_key[key[i] + 1] += 1
+        part = 0 if safe[i] else NUM_RANKS * stride
+        key[i] = part + _lowest(plays[i]) * stride + MAX_LINE - _size(plays[i])
+        per_key[key[i] + 1] += 1
     for k in range(1, per_key.shape[0]):
         per_key[k] += per_key[k - 1]
+    n_safe = per_key[NUM_RANKS * stride]
     for r in range(NUM_RANKS + 1):
-        start[r] = per_key[r * (MAX_LINE + 1)]
+        safe_at[r] = per_key[r * stride]
+        risky_at[r] = per_key[(NUM_RANKS + r) * stride] - n_safe
     for i in range(n):
-        if keep[i] == want:
-            out[per_key[key[i]]] = plays[i]
-            per_key[key[i]] += 1
+        at = per_key[key[i]]
+        if safe[i]:
+            out_safe[at] = plays[i]
+        else:
+            out_risky[at - n_safe] = plays[i]
+        per_key[key[i]] += 1
 
 
 @kernel
@@ -138,12 +162,11 @@ def spring_kernel(land, p1, p2, rules, ws):
         meta[i] = (m >> 4) & 15 >= minr[(m & 15) * 16 + (m >> 8)]
     safe, risky = ws[W_SAFE], ws[W_RISKY]
     safe_at, risky_at = ws[W_SAFE_AT], ws[W_RISKY_AT]
-    _bucket(n, cards, meta, 1, safe, safe_at)
-    _bucket(n, cards, meta, 0, risky, risky_at)
+    _bucket(n, cards, meta, safe, safe_at, risky, risky_at)
     memo_key, memo_stamp = ws[W_KEY], ws[W_STAMP]
     size = memo_key.shape[0]
     stack_h, stack_i, stack_play = ws[W_STACK_H], ws[W_STACK_I], ws[W_STACK_PLAY]
-    depth = 0
+    depth = np.int64(0)  # not a bare 0, which would compile the helpers once more for it
     stack_h[0] = packed
     stack_i[0] = 0
     while depth >= 0:
@@ -217,8 +240,12 @@ class SpringResult:
         return [str(m) for m in self.line]
 
 
-def solve_spring(landlord: Hand, peasants: tuple[Hand, Hand], rules: RuleSet = CLASSIC,
-                 ws: tuple[np.ndarray, ...] | None = None) -> SpringResult:
+def solve_spring(
+    landlord: Hand,
+    peasants: tuple[Hand, Hand],
+    rules: RuleSet = CLASSIC,
+    ws: tuple[np.ndarray, ...] | None = None,
+) -> SpringResult:
     """Answer the spring question for validated hands; a yes carries its witness line.
 
     The last play of the line is the only one a peasant may be able to beat.

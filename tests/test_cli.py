@@ -131,7 +131,10 @@ def test_check_accepts_right_output_and_lists_differences(tmp_path):
     lines = result.stdout.splitlines()
     assert lines[0] == "Case 4: expected No, got Yes"
     assert lines[1] == f"Case {first_yes + 1}: expected Yes, got No"
-    assert lines[2] == f"Case 1501: expected {answers[1500].split()[-1]}, got nothing (the output ends)"
+    assert (
+        lines[2]
+        == f"Case 1501: expected {answers[1500].split()[-1]}, got nothing (the output ends)"
+    )
 
 
 def test_deal_is_reproducible_and_valid(tmp_path):

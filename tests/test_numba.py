@@ -1,0 +1,74 @@
+"""numba hygiene: one type signature per kernel (so the on-disk cache stays valid), a
+cold run then a warm run in fresh processes, and the same answers without the JIT."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+import pytest
+from conftest import CASES
+
+import solver.contest
+import solver.movegen
+import solver.spring
+from solver.cards import parse_hand
+from solver.movegen import follows, leads
+from solver.spring import solve_many, solve_spring
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNEL_MODULES = (solver.movegen, solver.spring, solver.contest)
+
+
+def kernels():
+    for module in KERNEL_MODULES:
+        for name, obj in vars(module).items():
+            if isinstance(obj, numba.core.registry.CPUDispatcher) and obj.__module__ == (
+                module.__name__
+            ):
+                yield f"{module.__name__}.{name}", obj
+
+
+def test_every_kernel_has_exactly_one_signature(shared_cases):
+    hand = parse_hand("33344455566677789TBR22")
+    for m in leads(hand)[:50]:
+        follows(hand, m)
+    solve_spring(hand, (parse_hand("4"), parse_hand("5")))
+    solve_many(shared_cases["edge_cases"][0])
+    found = dict(kernels())
+    assert len(found) >= 15
+    for name, dispatcher in found.items():
+        assert len(dispatcher.signatures) == 1, (name, dispatcher.signatures)
+
+
+def landlord(*args, env_extra):
+    env = dict(os.environ, **env_extra)
+    return subprocess.run(
+        [sys.executable, "-c", "from cli import main; main()", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.mark.slow
+def test_cold_then_warm_process(tmp_path):
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    want = (CASES / "edge_cases.ans").read_text()
+    cold = landlord("judge", CASES / "edge_cases.in", env_extra=cache)
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stdout == want
+    assert "compiling" in cold.stderr
+    warm = landlord("judge", CASES / "edge_cases.in", env_extra=cache)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout == want
+    assert warm.stderr == ""
+
+
+def test_same_answers_without_the_jit():
+    result = landlord("judge", CASES / "edge_cases.in", env_extra={"NUMBA_DISABLE_JIT": "1"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (CASES / "edge_cases.ans").read_text()
