@@ -35,6 +35,7 @@ LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used
 # (a per-deal stamp tells the memo's entries apart). These name its slots.
 W_CLOCK, W_THR, W_MINR, W_ZERO, W_CARDS, W_META, W_SAFE, W_RISKY = range(8)
 W_SAFE_AT, W_RISKY_AT, W_KEY, W_STAMP, W_STACK_H, W_STACK_I, W_STACK_PLAY, W_LINE = range(8, 16)
+W_KEYS, W_ORDER = 16, 17
 _SIZES = (
     1,
     TABLE_SIZE,
@@ -52,6 +53,8 @@ _SIZES = (
     MAX_LINE,
     MAX_LINE,
     MAX_LINE,
+    MAX_MOVES,
+    MAX_MOVES,
 )
 
 
@@ -77,11 +80,12 @@ def _slot(state, size):
 
 @kernel
 def _size(packed):
-    total = 0
-    while packed:
-        total += packed & 15
-        packed >>= 4
-    return total
+    """The number of cards in a packed hand: its nibbles summed in parallel."""
+    x = (packed & 0x0F0F0F0F0F0F0F0F) + ((packed >> 4) & 0x0F0F0F0F0F0F0F0F)
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0xFF
 
 
 @kernel
@@ -93,30 +97,39 @@ def _lowest(packed):
 
 
 @kernel
-def _bucket(n, plays, safe, out_safe, safe_at, out_risky, risky_at):
+def _bucket(n, plays, safe, keys, order, out_safe, safe_at, out_risky, risky_at):
     """Split packed ``plays`` by ``safe[i]`` and group each part by lowest rank
     (``at[r] .. at[r + 1]``), largest first inside a group: long plays finish a search
-    sooner and make shorter lines."""
-    stride = MAX_LINE + 1
-    key = np.empty(n, np.int64)
-    per_key = np.zeros(2 * NUM_RANKS * stride + 1, np.int64)
+    sooner and make shorter lines. Two counting sorts; ``keys`` and ``order`` are scratch."""
+    by_size = np.zeros(MAX_LINE + 2, np.int64)
+    by_group = np.zeros(2 * 16 + 1, np.int64)  # (risky?, lowest rank)
     for i in range(n):
-        part = 0 if safe[i] else NUM_RANKS * stride
-        key[i] = part + _lowest(plays[i]) * stride + MAX_LINE - _size(plays[i])
-        per_key[key[i] + 1] += 1
-    for k in range(1, per_key.shape[0]):
-        per_key[k] += per_key[k - 1]
-    n_safe = per_key[NUM_RANKS * stride]
+        group = (0 if safe[i] else 16) + _lowest(plays[i])
+        smaller = MAX_LINE - _size(plays[i])
+        keys[i] = group << 8 | smaller
+        by_size[smaller + 1] += 1
+        by_group[group + 1] += 1
+    for k in range(1, MAX_LINE + 2):
+        by_size[k] += by_size[k - 1]
+    for k in range(1, 2 * 16 + 1):
+        by_group[k] += by_group[k - 1]
+    for i in range(n):
+        k = keys[i] & 255
+        order[by_size[k]] = i
+        by_size[k] += 1
+    n_safe = by_group[16]
     for r in range(NUM_RANKS + 1):
-        safe_at[r] = per_key[r * stride]
-        risky_at[r] = per_key[(NUM_RANKS + r) * stride] - n_safe
-    for i in range(n):
-        at = per_key[key[i]]
-        if safe[i]:
+        safe_at[r] = by_group[r]
+        risky_at[r] = by_group[16 + r] - n_safe
+    for j in range(n):
+        i = order[j]
+        group = keys[i] >> 8
+        at = by_group[group]
+        by_group[group] += 1
+        if group < 16:
             out_safe[at] = plays[i]
         else:
             out_risky[at - n_safe] = plays[i]
-        per_key[key[i]] += 1
 
 
 @kernel
@@ -156,13 +169,19 @@ def spring_kernel(land, p1, p2, rules, ws):
         return 1
     minr, cards, meta = ws[W_MINR], ws[W_CARDS], ws[W_META]
     _unbeatable_table(p1, p2, rules, ws[W_THR], minr)
+    if minr[ROCKET * 16 + 1] == NONE:
+        return 0  # a peasant rocket: nothing is safe, and the hand is not one play
     n = gen_moves(land, rules, ws[W_ZERO], cards, meta)
+    n_safe = 0
     for i in range(n):  # meta becomes the flag "unbeatable"
         m = meta[i]
         meta[i] = (m >> 4) & 15 >= minr[(m & 15) * 16 + (m >> 8)]
+        n_safe += meta[i]
+    if n_safe == 0:
+        return 0
     safe, risky = ws[W_SAFE], ws[W_RISKY]
     safe_at, risky_at = ws[W_SAFE_AT], ws[W_RISKY_AT]
-    _bucket(n, cards, meta, safe, safe_at, risky, risky_at)
+    _bucket(n, cards, meta, ws[W_KEYS], ws[W_ORDER], safe, safe_at, risky, risky_at)
     memo_key, memo_stamp = ws[W_KEY], ws[W_STAMP]
     size = memo_key.shape[0]
     stack_h, stack_i, stack_play = ws[W_STACK_H], ws[W_STACK_I], ws[W_STACK_PLAY]
