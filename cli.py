@@ -46,21 +46,25 @@ def main() -> None:
 @main.command(short_help="Answer the contest problem (HDU 4032).")
 @click.argument("file", type=click.File("rb"), default="-")
 def judge(file: IO[bytes]) -> None:
-    """Answer the contest problem (HDU 4032) for FILE (default: stdin)."""
-    from solver.contest import answer_lines, read_contest
+    """Answer the contest problem (HDU 4032) for FILE (default: stdin).
+
+    Prints `Case k: Yes` or `Case k: No` for every case. The file is read and answered a
+    chunk of cases at a time, so memory stays flat however long it is; the cases before
+    a malformed one are still answered.
+    """
+    from solver.contest import answer_lines, contest_chunks, open_input
     from solver.errors import LandlordError
 
-    data = file.read()
-    try:
-        read = read_contest(data, _name(file))
-    except LandlordError as e:
-        raise InputError(str(e)) from None
     _compile_notice("spring")
     from solver.spring import solve_many
 
-    sys.stdout.write(answer_lines(solve_many(read.hands)))
-    if read.error:
-        raise InputError(str(read.error))
+    try:
+        for part in contest_chunks(open_input(file), _name(file)):
+            sys.stdout.write(answer_lines(solve_many(part.hands), part.first + 1))
+            if part.error:
+                raise part.error
+    except LandlordError as e:
+        raise InputError(str(e)) from None
 
 
 @main.command(short_help="Solve puzzle files and folders.")
@@ -192,17 +196,15 @@ def deal(seed: int, count: int, fmt: str) -> None:
 @click.argument("input_file", metavar="INPUT", type=click.File("rb"))
 @click.argument("output_file", metavar="OUTPUT", type=click.File("rb"))
 def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
-    """Check a contestant's OUTPUT for the contest INPUT, case by case."""
-    from solver.contest import compare_output, read_contest
+    """Check a contestant's OUTPUT for the contest INPUT, case by case.
+
+    Lists the first cases that differ and exits 0 only when every case matches.
+    """
+    import numpy as np
+
+    from solver.contest import compare_output, contest_chunks, open_input
     from solver.errors import LandlordError
 
-    data = input_file.read()
-    try:
-        read = read_contest(data, _name(input_file))
-    except LandlordError as e:
-        raise InputError(str(e)) from None
-    if read.error:
-        raise InputError(str(read.error))
     try:
         text = output_file.read().decode("utf-8")
     except UnicodeDecodeError:
@@ -210,7 +212,16 @@ def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
     _compile_notice("spring")
     from solver.spring import solve_many
 
-    problems = compare_output(solve_many(read.hands), text, _name(output_file))
+    answers = []
+    try:
+        for part in contest_chunks(open_input(input_file), _name(input_file)):
+            if part.error:
+                raise part.error
+            answers.append(solve_many(part.hands))
+    except LandlordError as e:
+        raise InputError(str(e)) from None
+    expected = np.concatenate(answers)
+    problems = compare_output(expected, text, _name(output_file))
     for p in problems:
         click.echo(p)
     if problems:
@@ -218,18 +229,19 @@ def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
             f"{_name(output_file)}: wrong answer ({len(problems)} "
             f"difference{'s' * (len(problems) != 1)} listed)"
         )
-    click.echo(f"{_name(output_file)}: all {len(read.hands)} cases right")
+    click.echo(f"{_name(output_file)}: all {len(expected)} cases right")
 
 
 @main.command(short_help="Validate a contest input file.")
 @click.argument("input_file", metavar="INPUT", type=click.File("rb"))
 def validate(input_file: IO[bytes]) -> None:
     """Validate a contest INPUT file strictly (complete 20/17/17 deals, nothing else)."""
+    from solver.contest import open_input
     from solver.contest import validate as check_input
     from solver.errors import LandlordError
 
     try:
-        click.echo(check_input(input_file.read(), _name(input_file)))
+        click.echo(check_input(open_input(input_file), _name(input_file)))
     except LandlordError as e:
         raise InputError(str(e)) from None
 

@@ -11,8 +11,13 @@ this module turns that into a message naming the case, the line and the token.
 
 from __future__ import annotations
 
+import io
+import mmap
+import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import IO
 
 import numpy as np
 
@@ -20,6 +25,8 @@ from .cards import LETTERS, NUM_RANKS, TEN
 from .errors import InputFileError
 from .jit import kernel
 from .rules import CLASSIC, RuleSet
+
+Buffer = bytes | mmap.mmap
 
 #: Hand sizes of a complete classic deal: the landlord holds the three extra cards.
 DEAL_SIZES = (20, 17, 17)
@@ -85,12 +92,17 @@ def read_hands(buf, pos, table, deck, hands, starts, err):
     return pos
 
 
-@dataclass
-class ContestInput:
-    """The cases read from a contest file, up to the first malformed one (``error``)."""
+#: Cases read and solved at a time: memory stays flat however long the file is.
+CHUNK = 1 << 14
 
-    hands: np.ndarray  # (cases read, 3, 15) rank counts
-    starts: np.ndarray  # (cases read, 3) byte offset of each hand
+
+@dataclass
+class ContestChunk:
+    """A run of cases read from a contest file, up to the first malformed one (``error``)."""
+
+    first: int  # index of the first case in the file (0-based)
+    hands: np.ndarray  # (cases, 3, 15) rank counts
+    starts: np.ndarray  # (cases, 3) byte offset of each hand
     end: int  # offset after the last hand read
     declared: int  # T, as the file states it
     error: InputFileError | None
@@ -99,20 +111,32 @@ class ContestInput:
 _HAND_NAMES = ("landlord", "peasant 1", "peasant 2")
 
 
-def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
+def open_input(file: IO[bytes]) -> Buffer:
+    """The bytes of an input file: mapped when it is a regular file, else read."""
+    try:
+        if os.fstat(file.fileno()).st_size > 0:
+            return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+    return file.read()
 
 
-def _token_at(data: bytes, offset: int) -> str:
-    m = re.match(rb"\S*", data[offset:])
+def _line_of(data: Buffer, offset: int) -> int:
+    return data[:offset].count(b"\n") + 1
+
+
+def _token_at(data: Buffer, offset: int) -> str:
+    m = re.match(rb"\S*", data[offset : offset + 64])
     token = m.group(0) if m else b""
     return token[:40].decode("utf-8", "backslashreplace")
 
 
-def read_contest(data: bytes, source: str, rules: RuleSet = CLASSIC) -> ContestInput:
-    """Read a contest file's bytes; a malformed case ends the reading with ``error`` set."""
-    m = re.match(rb"\s*(\S+)", data)
+def _declared(data: Buffer, source: str) -> tuple[int, int]:
+    """T and the offset after it."""
+    m = re.match(rb"\s*(\S+)", data[:4096])
     if not m:
+        if data[:4096].strip():
+            raise InputFileError(f"{source}, line 1: expected the number of cases")
         raise InputFileError(f"{source}: the file is empty: expected the number of cases")
     try:
         declared = int(m.group(1).decode("ascii"))
@@ -123,43 +147,88 @@ def read_contest(data: bytes, source: str, rules: RuleSet = CLASSIC) -> ContestI
         ) from None
     if declared < 0:
         raise InputFileError(f"{source}, line 1: the number of cases is negative ({declared})")
-    hands = np.zeros((declared, 3, NUM_RANKS), np.int64)
-    starts = np.zeros((declared, 3), np.int64)
-    err = np.zeros(5, np.int64)
+    return declared, m.end(1)
+
+
+def contest_chunks(
+    data: Buffer, source: str, rules: RuleSet = CLASSIC, chunk: int = CHUNK
+) -> Iterator[ContestChunk]:
+    """Read a contest file's bytes a chunk of cases at a time.
+
+    A malformed case ends the reading: its chunk carries ``error``, and the cases before
+    it are complete. A missing or unreadable T raises at once.
+    """
+    declared, pos = _declared(data, source)
     buf = np.frombuffer(data, np.uint8)
     deck = np.array(rules.deck, np.int64)
-    end = read_hands(buf, m.end(1), _CARDS, deck, hands, starts, err)
+    table = _CARDS
+    err = np.zeros(5, np.int64)
+    first = 0
+    while True:
+        count = min(chunk, declared - first)
+        hands = np.zeros((count, 3, NUM_RANKS), np.int64)
+        starts = np.zeros((count, 3), np.int64)
+        pos = read_hands(buf, pos, table, deck, hands, starts, err)
+        status = int(err[0])
+        if status != OK:
+            case = int(err[1])
+            error = _read_error(data, source, declared, err, first, hands, starts, rules)
+            yield ContestChunk(first, hands[:case], starts[:case], pos, declared, error)
+            return
+        yield ContestChunk(first, hands, starts, pos, declared, None)
+        first += count
+        if first >= declared:
+            return
+
+
+def _read_error(
+    data: Buffer,
+    source: str,
+    declared: int,
+    err: np.ndarray,
+    first: int,
+    hands: np.ndarray,
+    starts: np.ndarray,
+    rules: RuleSet,
+) -> InputFileError:
     status, case, hand, offset, rank = (int(x) for x in err)
-    error = None
     if status == MISSING:  # point at the last line with something on it
-        offset = max(len(data.rstrip()) - 1, 0)
-    if status != OK:
-        where = f"{source}, case {case + 1}, line {_line_of(data, offset)}"
-        who = _HAND_NAMES[hand]
-        if status == MISSING:
-            error = InputFileError(
-                f"{where}: the file ends before the {who}'s hand "
-                f"(the file declares {declared} cases)"
-            )
-        elif status == BAD_CARD:
-            token_start = int(starts[case, hand])
-            error = InputFileError(
-                f"{where}: unknown card {_token_at(data, offset)[:1]!r} in the {who}'s hand "
-                f"{_token_at(data, token_start)!r}: expected cards from {LETTERS}"
-            )
-        elif status == TOO_MANY:
-            error = InputFileError(
-                f"{where}: the {who}'s hand {_token_at(data, offset)!r} holds more than "
-                f"{rules.deck[rank]} x {LETTERS[rank]}"
-            )
-        else:
-            total = int(hands[case, :, rank].sum())
-            error = InputFileError(
-                f"{where}: the three hands hold {total} x {LETTERS[rank]}, "
-                f"more than the deck's {rules.deck[rank]}"
-            )
-    read = case if status != OK else declared
-    return ContestInput(hands[:read], starts[:read], end, declared, error)
+        offset = max(len(data[:offset].rstrip()) - 1, 0)
+    where = f"{source}, case {first + case + 1}, line {_line_of(data, offset)}"
+    who = _HAND_NAMES[hand]
+    if status == MISSING:
+        return InputFileError(
+            f"{where}: the file ends before the {who}'s hand (the file declares {declared} cases)"
+        )
+    if status == BAD_CARD:
+        return InputFileError(
+            f"{where}: unknown card {_token_at(data, offset)[:1]!r} in the {who}'s hand "
+            f"{_token_at(data, int(starts[case, hand]))!r}: expected cards from {LETTERS}"
+        )
+    if status == TOO_MANY:
+        return InputFileError(
+            f"{where}: the {who}'s hand {_token_at(data, offset)!r} holds more than "
+            f"{rules.deck[rank]} x {LETTERS[rank]}"
+        )
+    total = int(hands[case, :, rank].sum())
+    return InputFileError(
+        f"{where}: the three hands hold {total} x {LETTERS[rank]}, "
+        f"more than the deck's {rules.deck[rank]}"
+    )
+
+
+def read_contest(data: Buffer, source: str, rules: RuleSet = CLASSIC) -> ContestChunk:
+    """Read a whole contest file at once (see :func:`contest_chunks`)."""
+    parts = list(contest_chunks(data, source, rules))
+    last = parts[-1]
+    return ContestChunk(
+        0,
+        np.concatenate([p.hands for p in parts]),
+        np.concatenate([p.starts for p in parts]),
+        last.end,
+        last.declared,
+        last.error,
+    )
 
 
 def answer_lines(answers: np.ndarray, first: int = 1) -> str:
@@ -169,34 +238,37 @@ def answer_lines(answers: np.ndarray, first: int = 1) -> str:
     )
 
 
-def validate(data: bytes, source: str, rules: RuleSet = CLASSIC) -> str:
+def validate(data: Buffer, source: str, rules: RuleSet = CLASSIC) -> str:
     """Check a contest input file strictly; return a one-line summary or raise.
 
     Strict means: T matches the cases, every case is a complete deal split
     landlord 20 / peasants 17 / 17, and nothing follows the last case.
     """
-    read = read_contest(data, source, rules)
-    if read.error:
-        raise read.error
     # with these sizes and no rank beyond the deck (checked on reading), a deal is complete
-    sizes = read.hands.sum(axis=2)
-    for k in range(len(read.hands)):
-        for j in range(3):
-            if sizes[k, j] != DEAL_SIZES[j]:
-                start = int(read.starts[k, j])
-                raise InputFileError(
-                    f"{source}, case {k + 1}, line {_line_of(data, start)}: the "
-                    f"{_HAND_NAMES[j]}'s hand {_token_at(data, start)!r} has {sizes[k, j]} "
-                    f"cards, expected {DEAL_SIZES[j]}"
-                )
-    trailing = re.search(rb"\S", data[read.end :])
+    end = 0
+    declared = 0
+    for part in contest_chunks(data, source, rules):
+        if part.error:
+            raise part.error
+        sizes = part.hands.sum(axis=2)
+        wrong = np.argwhere(sizes != np.array(DEAL_SIZES))
+        if len(wrong):
+            k, j = (int(x) for x in wrong[0])
+            start = int(part.starts[k, j])
+            raise InputFileError(
+                f"{source}, case {part.first + k + 1}, line {_line_of(data, start)}: the "
+                f"{_HAND_NAMES[j]}'s hand {_token_at(data, start)!r} has {sizes[k, j]} "
+                f"cards, expected {DEAL_SIZES[j]}"
+            )
+        end, declared = part.end, part.declared
+    trailing = re.search(rb"\S", data[end:])
     if trailing:
-        offset = read.end + trailing.start()
+        offset = end + trailing.start()
         raise InputFileError(
             f"{source}, line {_line_of(data, offset)}: unexpected {_token_at(data, offset)!r} "
-            f"after the last of the {read.declared} cases"
+            f"after the last of the {declared} cases"
         )
-    return f"{source}: valid, {read.declared} cases, each a complete deal split 20/17/17"
+    return f"{source}: valid, {declared} cases, each a complete deal split 20/17/17"
 
 
 _ANSWER = re.compile(r"Case (\d+): (Yes|No)")
