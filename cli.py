@@ -165,6 +165,13 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> N
     "-n", "count", type=click.IntRange(min=0), default=1, show_default=True, help="How many deals."
 )
 @click.option(
+    "--strength",
+    type=click.FloatRange(min=0),
+    default=0.0,
+    show_default=True,
+    help="Lean the landlord's hand to high cards (0.3 gives about half springs).",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(["contest", "toml"]),
@@ -172,12 +179,12 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> N
     show_default=True,
     help="Contest input, or a puzzle file.",
 )
-def deal(seed: int, count: int, fmt: str) -> None:
-    """Print random deals, reproducible from the seed."""
+def deal(seed: int, count: int, strength: float, fmt: str) -> None:
+    """Print random deals, reproducible from the seed (and strength)."""
     from solver.cards import format_hand
     from solver.deals import random_deals
 
-    deals = random_deals(seed, count)
+    deals = random_deals(seed, count, strength)
     if fmt == "contest":
         out = [str(count)] + [format_hand(h) for d in deals for h in d]
         sys.stdout.write("\n".join(out) + "\n")

@@ -264,3 +264,17 @@ def test_moves_json_and_beat():
 def test_moves_bad_input(args, what):
     result = run("moves", *args)
     assert result.exit_code == 2 and what in result.stderr
+
+
+def test_deal_stream_is_pinned():
+    """A seed names the same deals on every platform and version."""
+    assert deal_text(1, seed=5).splitlines() == [
+        "1",
+        "556778899TTJQKKA22BR",
+        "33444566799JJQQKA",
+        "33456788TTJQKAA22",
+    ]
+    biased = run("deal", "--seed", 5, "--strength", 0.3).stdout.splitlines()
+    assert len(biased) == 4 and sorted("".join(biased[1:])) == sorted(
+        "".join(deal_text(1, seed=5).splitlines()[1:])
+    )
