@@ -52,6 +52,8 @@ TABLE_SIZE = 256  # kind * 16 + length
 NONE = 16  # a minimum rank above every rank: no play of that shape
 MIN_LINKS = (0, 5, 3, 2)  # shortest chain of singles, pairs, trios
 CHAIN_KIND = (0, CHAIN, PAIR_CHAIN, PLANE)
+GROUP_KIND = (0, SINGLE, PAIR, TRIO, BOMB)  # n cards of one rank
+KICKED_KINDS = ((TRIO_SINGLE, TRIO_PAIR), (QUAD_SINGLES, QUAD_PAIRS))  # on a trio, a quad
 
 
 @kernel
@@ -114,24 +116,15 @@ def gen_moves(h, rules, minr, out_cards, out_meta):
         total += h[r]
     # groups of one rank: single, pair, trio, bomb and what hangs on trios and quads
     for r in range(NUM_RANKS):
-        c = h[r]
         one = r << 4 | 1 << 8  # main rank r, length 1
-        if c >= 1 and r >= minr[SINGLE * 16 + 1] and not (bans >> SINGLE) & 1:
-            n = _emit(out_cards, out_meta, n, 1 << (4 * r), SINGLE | one)
-        if c >= 2 and r >= minr[PAIR * 16 + 1] and not (bans >> PAIR) & 1:
-            n = _emit(out_cards, out_meta, n, 2 << (4 * r), PAIR | one)
-        if c >= 3:
-            trio = 3 << (4 * r)
-            if r >= minr[TRIO * 16 + 1] and not (bans >> TRIO) & 1:
-                n = _emit(out_cards, out_meta, n, trio, TRIO | one)
-            n = _kickers(h, bans, minr, TRIO_SINGLE | one, r, r, trio, out_cards, out_meta, n)
-            n = _kickers(h, bans, minr, TRIO_PAIR | one, r, r, trio, out_cards, out_meta, n)
-        if c >= 4:
-            quad = 4 << (4 * r)
-            if r >= minr[BOMB * 16 + 1] and not (bans >> BOMB) & 1:
-                n = _emit(out_cards, out_meta, n, quad, BOMB | one)
-            n = _kickers(h, bans, minr, QUAD_SINGLES | one, r, r, quad, out_cards, out_meta, n)
-            n = _kickers(h, bans, minr, QUAD_PAIRS | one, r, r, quad, out_cards, out_meta, n)
+        for size in range(1, min(h[r], 4) + 1):
+            kind = GROUP_KIND[size]
+            main = size << (4 * r)
+            if r >= minr[kind * 16 + 1] and not (bans >> kind) & 1:
+                n = _emit(out_cards, out_meta, n, main, kind | one)
+            if size >= 3:
+                for kicked in KICKED_KINDS[size - 3]:
+                    n = _kickers(h, bans, minr, kicked | one, r, r, main, out_cards, out_meta, n)
     if h[BLACK_JOKER] >= 1 and h[RED_JOKER] >= 1:
         if minr[ROCKET * 16 + 1] <= RED_JOKER and not (bans >> ROCKET) & 1:
             cards = (1 << (4 * BLACK_JOKER)) | (1 << (4 * RED_JOKER))
