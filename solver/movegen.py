@@ -44,7 +44,6 @@ from .rules import (
     TRIO_PAIR,
     TRIO_SINGLE,
     RuleSet,
-    beats,
 )
 
 MAX_MOVES = 16384
@@ -166,6 +165,27 @@ def follow_table(table, minr):
         return
     minr[BOMB * 16 + 1] = 0
     minr[kind * 16 + (table >> 8)] = rank + 1
+
+
+@kernel
+def beats(meta, table):
+    """Whether a play (its meta) beats the play on the table (its meta).
+
+    Same kind and length with a higher main rank; or a bomb over a non-bomb or a lower
+    bomb; or the rocket. A quad + two is no bomb: any bomb beats it.
+    """
+    kind = meta & 15
+    tkind = table & 15
+    if kind == ROCKET:
+        return True
+    if tkind == ROCKET:
+        return False
+    if kind == BOMB:
+        return tkind != BOMB or (meta >> 4) & 15 > (table >> 4) & 15
+    if tkind == BOMB:
+        return False
+    # same kind (bits 0-3) and length (bits 8+), higher rank (bits 4-7)
+    return (meta & ~0xF0) == (table & ~0xF0) and (meta >> 4) & 15 > (table >> 4) & 15
 
 
 @kernel
@@ -314,8 +334,8 @@ class Move:
         return cls(unpack(cards), KIND_NAMES[meta & 15], (meta >> 4) & 15, meta >> 8)
 
     def beats(self, table: Move) -> bool:
-        """Whether this play beats ``table`` under the rules of :mod:`solver.rules`."""
-        return beats(self.meta, table.meta)
+        """Whether this play beats ``table``."""
+        return bool(beats(self.meta, table.meta))
 
     def __str__(self) -> str:
         return format_hand(self.cards)

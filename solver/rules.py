@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-from .cards import CLASSIC_DECK, LETTERS
+from .cards import CLASSIC_DECK
 from .errors import RuleError
 
 PASS = 0
@@ -116,29 +116,3 @@ class RuleSet:
 
 
 CLASSIC = RuleSet()
-
-
-def make_meta(kind: int, rank: int, length: int) -> int:
-    """Pack a play's kind, main rank and length into one integer."""
-    return kind | rank << 4 | length << 8
-
-
-def describe(meta: int) -> tuple[str, str, int]:
-    """A meta as (kind name, main-rank letter, length)."""
-    return KIND_NAMES[meta & 15], LETTERS[(meta >> 4) & 15], meta >> 8
-
-
-def beats(meta: int, table: int) -> bool:
-    """Whether a play (its meta) beats the play on the table (its meta)."""
-    kind = meta & 15
-    tkind = table & 15
-    if kind == ROCKET:
-        return True
-    if tkind == ROCKET:
-        return False
-    if kind == BOMB:
-        return tkind != BOMB or (meta >> 4) & 15 > (table >> 4) & 15
-    if tkind == BOMB:
-        return False
-    # same kind and length (bits 0-3 and 8+), higher rank
-    return (meta & ~0xF0) == (table & ~0xF0) and (meta >> 4) & 15 > (table >> 4) & 15

@@ -1,0 +1,408 @@
+"""Forced wins with all hands open: an AND/OR search over two- and three-player endgames.
+
+A position is the hands (landlord, peasant 1[, peasant 2]), who is to move, and the play
+on the table with its owner (or a free lead). The mover beats the table play or passes;
+on a free lead he must play. When the turn comes back to the owner of the table play,
+everyone else has passed and he leads freely. The first player out ends the game, and
+either peasant going out wins for both: the peasants cooperate perfectly.
+
+The kernel :func:`search` is a depth-first AND/OR search that returns whether the
+landlord's side wins. At each node, in this order:
+
+1. the transposition table: a fixed number of 4-entry buckets keyed on the *whole*
+   position (three packed hands, mover, owner, table play), so a hit is never a
+   collision; the entry with the fewest cards is replaced;
+2. exact quick wins: the mover can play out his hand in one legal play; or, on a free
+   lead, he can play everything with at most one play an opponent can beat (the spring
+   test of :mod:`solver.spring`, against his opponents only: a partner just passes);
+3. the moves, ordered: plays no opponent can beat first, then longer plays, then lower
+   ranks; a pass first when the table play is a partner's, else last.
+
+The search is deterministic: the same position gives the same answer, line and node
+count every time. Limits (nodes, time, table memory) stop it with "unknown", never with
+a wrong answer.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from .cards import NUM_RANKS, Hand, check_disjoint, check_hand, format_hand, pack
+from .errors import RuleError
+from .jit import kernel
+from .movegen import (
+    MAX_MOVES,
+    TABLE_SIZE,
+    Move,
+    as_play,
+    beats,
+    best_ranks,
+    classify,
+    follow_table,
+    gen_moves,
+)
+from .rules import BOMB, CLASSIC, ROCKET, RuleSet
+from .spring import spring_kernel, workspace
+
+WIN, LOSS, UNKNOWN = 1, 0, -1  # for the landlord's side
+PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
+
+# The search context: a tuple of int64 arrays. These name its slots.
+C_KEY0, C_KEY1, C_KEY2, C_INFO, C_CARDS, C_META, C_SORT, C_STATS = range(8)
+C_MINR, C_THR, C_CNT0, C_CNT1, C_CNT2, C_EMPTY, C_BY_KEY = range(8, 15)
+# Counters and limits in ctx[C_STATS].
+S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_STORES = range(6)
+ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
+
+ARENA = 1 << 19  # moves on the path from the root, all nodes together
+ENTRY_BYTES = 32  # four int64 words a table entry
+DEFAULT_MEMORY_MB = 64
+VALID = 1 << 17
+SORT_KEYS = 256
+TIME_CHECK = 4095  # look at the clock every 4096 nodes
+
+
+def context(memory_mb: float = DEFAULT_MEMORY_MB) -> tuple[np.ndarray, ...]:
+    """Fresh search buffers: a transposition table of at most ``memory_mb`` megabytes."""
+    entries = 4
+    while entries * 2 * ENTRY_BYTES <= memory_mb * 2**20:
+        entries *= 2
+    sizes = (entries, entries, entries, entries, ARENA, ARENA, ARENA, 8,
+             TABLE_SIZE, TABLE_SIZE, NUM_RANKS, NUM_RANKS, NUM_RANKS, NUM_RANKS, SORT_KEYS + 1)
+    return tuple(np.zeros(n, np.int64) for n in sizes)
+
+
+@kernel
+def _fold(x):
+    """30 bits of a packed hand, mixed; products of two stay below 2**61."""
+    return (x ^ (x >> 30)) & 0x3FFFFFFF
+
+
+@kernel
+def _bucket_of(h0, h1, h2, info, size):
+    mixed = (
+        _fold(h0) * 0x2545F491
+        + _fold(h1) * 0x3C6EF372
+        + _fold(h2) * 0x1B873593
+        + info * 0x27D4EB2F
+    )
+    return ((mixed >> 13) & (size - 1)) & ~3
+
+
+@kernel
+def _unpack(packed, counts):
+    for r in range(NUM_RANKS):
+        counts[r] = (packed >> (4 * r)) & 15
+
+
+@kernel
+def _deadline_passed(deadline):
+    with numba.objmode(now="float64"):
+        now = time.perf_counter()
+    return now > deadline
+
+
+@kernel
+def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
+    """The value of a position for the landlord's side: WIN, LOSS or UNKNOWN (a limit).
+
+    Hands are packed (``h2`` is 0 with two players); ``table`` is the meta of the play to
+    beat (0 for a free lead) and ``owner`` its player.
+    """
+    stats = ctx[C_STATS]
+    stats[S_NODES] += 1
+    if stats[S_NODE_LIMIT] and stats[S_NODES] > stats[S_NODE_LIMIT]:
+        stats[S_ABORT] = ABORT_NODES
+    elif stats[S_NODES] & TIME_CHECK == 0 and _deadline_passed(deadline):
+        stats[S_ABORT] = ABORT_TIME
+    if stats[S_ABORT]:
+        return UNKNOWN
+    if table == 0:
+        owner = 0
+    info = mover | owner << 2 | table << 4
+    key0, key1, key2, infos = ctx[C_KEY0], ctx[C_KEY1], ctx[C_KEY2], ctx[C_INFO]
+    base = _bucket_of(h0, h1, h2, info, key0.shape[0])
+    for slot in range(base, base + 4):
+        e = infos[slot]
+        if e & VALID and e & 0xFFFF == info and key0[slot] == h0 and key1[slot] == h1:
+            if key2[slot] == h2:
+                stats[S_HITS] += 1
+                return (e >> 16) & 1
+    value = _expand(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline)
+    if value == UNKNOWN:
+        return UNKNOWN
+    # store, replacing an empty entry or the one with the fewest cards
+    weight = _cards(h0) + _cards(h1) + _cards(h2)
+    victim = base
+    for slot in range(base, base + 4):
+        if not infos[slot] & VALID:
+            victim = slot
+            break
+        if infos[slot] >> 18 < infos[victim] >> 18:
+            victim = slot
+    key0[victim], key1[victim], key2[victim] = h0, h1, h2
+    infos[victim] = info | value << 16 | VALID | weight << 18
+    stats[S_STORES] += 1
+    return value
+
+
+@kernel
+def _cards(packed):
+    total = 0
+    while packed:
+        total += packed & 15
+        packed >>= 4
+    return total
+
+
+@kernel
+def _expand(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
+    """Search below a position that is not in the table (see :func:`search`)."""
+    stats = ctx[C_STATS]
+    mine = WIN if mover == 0 else LOSS  # the mover's side winning
+    hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
+    counts = ctx[C_CNT0]
+    _unpack(hand, counts)
+    # 1. the whole hand in one play
+    whole = classify(counts, rules)
+    if whole and (table == 0 or beats(whole, table)):
+        return mine
+    # 2. on a free lead, a spring against the opponents (the partner simply passes)
+    opp1, opp2 = ctx[C_CNT1], ctx[C_CNT2]
+    if mover == 0:
+        _unpack(h1, opp1)
+        _unpack(h2, opp2)
+    else:
+        _unpack(h0, opp1)
+        opp2[:] = 0
+    if table == 0 and spring_kernel(counts, opp1, opp2, rules, ws) > 0:
+        return mine
+    # 3. the moves, ordered
+    minr = ctx[C_MINR]
+    if table == 0:
+        minr[:] = 0
+    else:
+        follow_table(table, minr)
+    base = stats[S_TOP]
+    if base + 2 * MAX_MOVES + 1 > ctx[C_CARDS].shape[0]:
+        stats[S_ABORT] = ABORT_ARENA
+        return UNKNOWN
+    cards, metas = ctx[C_CARDS], ctx[C_META]
+    n = gen_moves(counts, rules, minr, cards[base:], metas[base:])
+    if table != 0:  # passing is a move too
+        cards[base + n] = 0
+        metas[base + n] = 0
+        n += 1
+    partner_owns = table != 0 and mover != 0 and owner != 0
+    _order(base, n, partner_owns, opp1, opp2, rules, ctx)
+    stats[S_TOP] = base + n
+    nxt = mover + 1 if mover + 1 < players else 0
+    value = 1 - mine
+    for i in range(base, base + n):
+        play = cards[i]
+        if play == 0:  # pass: the table clears when the turn reaches its owner
+            child_table = 0 if nxt == owner else table
+            child_owner = owner
+            c0, c1, c2 = h0, h1, h2
+        else:
+            if play == hand:
+                value = mine
+                break
+            child_table = metas[i]
+            child_owner = mover
+            c0 = h0 - play if mover == 0 else h0
+            c1 = h1 - play if mover == 1 else h1
+            c2 = h2 - play if mover == 2 else h2
+        v = search(c0, c1, c2, nxt, child_table, child_owner, players, rules, ctx, ws, deadline)
+        if v == UNKNOWN or v == mine:
+            value = v
+            break
+    stats[S_TOP] = base
+    return value
+
+
+@kernel
+def _order(base, n, partner_owns, opp1, opp2, rules, ctx):
+    """Sort the moves in ``base .. base + n`` of the arena (stable counting sort).
+
+    Key, smallest first: plays no opponent can beat, then the rest; within each, more
+    cards first. Generation order (low ranks first) breaks ties. A pass comes first when
+    the partner owns the table, else last.
+    """
+    thr = ctx[C_THR]
+    thr[:] = -1
+    best_ranks(opp1, rules, thr)
+    best_ranks(opp2, rules, thr)
+    cards, metas, keys = ctx[C_CARDS], ctx[C_META], ctx[C_SORT]
+    by_key = ctx[C_BY_KEY]
+    by_key[:] = 0
+    opp_rocket = thr[ROCKET * 16 + 1] >= 0
+    opp_bomb = thr[BOMB * 16 + 1]
+    for i in range(base, base + n):
+        m = metas[i]
+        if m == 0:
+            key = 0 if partner_owns else SORT_KEYS - 1
+        else:
+            kind = m & 15
+            rank = (m >> 4) & 15
+            if kind == ROCKET:
+                safe = True
+            elif opp_rocket:
+                safe = False
+            elif kind == BOMB:
+                safe = rank >= opp_bomb
+            else:
+                safe = opp_bomb < 0 and rank >= thr[kind * 16 + (m >> 8)]
+            key = 1 + (0 if safe else 64) + 63 - min(_cards(cards[i]), 63)
+        keys[i] = key
+        by_key[key + 1] += 1
+    for k in range(1, SORT_KEYS + 1):
+        by_key[k] += by_key[k - 1]
+    out = base + n  # scratch above the segment
+    for i in range(base, base + n):
+        at = out + by_key[keys[i]]
+        by_key[keys[i]] += 1
+        cards[at] = cards[i]
+        metas[at] = metas[i]
+    for i in range(n):
+        cards[base + i] = cards[out + i]
+        metas[base + i] = metas[out + i]
+
+
+@dataclass(frozen=True)
+class Position:
+    """A validated position: hands in turn order, the mover, and the play to beat."""
+
+    hands: tuple[Hand, ...]
+    to_move: int = 0
+    table: Move | None = None
+    owner: int | None = None
+    rules: RuleSet = CLASSIC
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    def after(self, move: Move | None) -> Position:
+        """The position after the mover plays ``move`` (None: passes)."""
+        nxt = (self.to_move + 1) % self.players
+        if move is None:
+            if self.table is None:
+                raise RuleError("cannot pass on a free lead")
+            clear = nxt == self.owner
+            return Position(self.hands, nxt, None if clear else self.table,
+                            None if clear else self.owner, self.rules)
+        hands = list(self.hands)
+        hands[self.to_move] = tuple(a - b for a, b in zip(hands[self.to_move], move.cards,
+                                                           strict=True))
+        return Position(tuple(hands), nxt, move, self.to_move, self.rules)
+
+    @property
+    def winner(self) -> int | None:
+        """WIN or LOSS when a player has gone out, else None."""
+        for i, h in enumerate(self.hands):
+            if not any(h):
+                return WIN if i == 0 else LOSS
+        return None
+
+
+def make_position(hands: list[Hand], to_move: int = 0, table: Hand | None = None,
+                  owner: int | None = None, rules: RuleSet = CLASSIC) -> Position:
+    """Validate a position (hands within one deck, a legal table play, a sane owner)."""
+    if len(hands) not in (2, 3):
+        raise RuleError(f"a position has 2 or 3 hands, got {len(hands)}")
+    for i, h in enumerate(hands):
+        check_hand(h, rules.deck, format_hand(h))
+        if not any(h):
+            raise RuleError(f"the {PLAYER_NAMES[i]}'s hand is empty: the game is over")
+    if not 0 <= to_move < len(hands):
+        raise RuleError(f"no {PLAYER_NAMES[to_move]} in a {len(hands)}-player position")
+    move = None
+    if table is not None:
+        check_disjoint([*hands, table], rules.deck)
+        move = as_play(table, rules)
+        if owner is None or not 0 <= owner < len(hands):
+            raise RuleError("a table play needs its owner, one of the players")
+        if owner == to_move:
+            raise RuleError(
+                f"the {PLAYER_NAMES[owner]} owns the table play and is also to move: "
+                "after everyone passes the owner leads freely"
+            )
+    else:
+        check_disjoint(hands, rules.deck)
+        owner = None
+    return Position(tuple(hands), to_move, move, owner, rules)
+
+
+@dataclass
+class SearchStats:
+    """What a search cost."""
+
+    nodes: int = 0
+    hits: int = 0
+    seconds: float = 0.0
+    aborted: str | None = None
+
+
+class Searcher:
+    """Evaluates positions with one transposition table (cleared when the rules change)."""
+
+    def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB, time_limit: float | None = None,
+                 node_limit: int | None = None) -> None:
+        self.ctx = context(memory_mb)
+        self.ws = workspace()
+        self.time_limit = time_limit
+        self.node_limit = node_limit or 0
+        self.stats = SearchStats()
+        self._rules: RuleSet | None = None
+        self._deadline = float("inf")
+
+    def start(self, rules: RuleSet) -> None:
+        """Begin a new question: reset the counters and the clock."""
+        if rules != self._rules:
+            self.ctx[C_INFO][:] = 0
+            self._rules = rules
+        self.stats = SearchStats()
+        self._started = time.perf_counter()
+        limit = self.time_limit
+        self._deadline = self._started + limit if limit else float("inf")
+
+    def value(self, pos: Position) -> int:
+        """WIN or LOSS for the landlord's side, or UNKNOWN when a limit stopped the search."""
+        if self._rules != pos.rules:
+            self.start(pos.rules)
+        done = pos.winner
+        if done is not None:
+            return done
+        stats = self.ctx[C_STATS]
+        stats[:] = 0
+        stats[S_NODE_LIMIT] = max(0, self.node_limit - self.stats.nodes) if self.node_limit else 0
+        if self.node_limit and stats[S_NODE_LIMIT] == 0:
+            self.stats.aborted = "node limit"
+            return UNKNOWN
+        h = [pack(x) for x in pos.hands] + [0] * (3 - pos.players)
+        table = pos.table.meta if pos.table else 0
+        owner = pos.owner if pos.owner is not None else 0
+        v = search(h[0], h[1], h[2], pos.to_move, table, owner, pos.players,
+                   pos.rules.array(), self.ctx, self.ws, self._deadline)
+        self.stats.nodes += int(stats[S_NODES])
+        self.stats.hits += int(stats[S_HITS])
+        self.stats.seconds = time.perf_counter() - self._started
+        if v == UNKNOWN:
+            self.stats.aborted = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
+                                  ABORT_ARENA: "move stack full"}[int(stats[S_ABORT])]
+        return int(v)
+
+    def moves(self, pos: Position) -> list[Move | None]:
+        """The mover's legal moves (None is a pass), in the search's order of preference."""
+        from .movegen import follows, leads
+
+        hand = pos.hands[pos.to_move]
+        plays = leads(hand, pos.rules) if pos.table is None else follows(hand, pos.table,
+                                                                          pos.rules)
+        plays.sort(key=lambda m: -sum(m.cards))
+        return plays if pos.table is None else [*plays, None]
