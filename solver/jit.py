@@ -15,7 +15,7 @@ if "NUMBA_CACHE_DIR" not in os.environ:
 import numba  # noqa: E402  (the cache location must be set first)
 
 #: Decorator for every kernel: nopython, cached on disk, no Python objects inside.
-kernel = numba.njit(cache=True, nogil=True)
+kernel = numba.njit(cache=True)
 
 
 def is_cached(module: str) -> bool:

@@ -111,7 +111,8 @@ def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
     """The value of a position for the landlord's side: WIN, LOSS or UNKNOWN (a limit).
 
     Hands are packed (``h2`` is 0 with two players); ``table`` is the meta of the play to
-    beat (0 for a free lead) and ``owner`` its player.
+    beat (0 for a free lead) and ``owner`` its player. One recursive function with one
+    type signature: numba's on-disk cache is only safe for recursion of that form.
     """
     stats = ctx[C_STATS]
     stats[S_NODES] += 1
@@ -125,44 +126,13 @@ def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
         owner = 0
     info = mover | owner << 2 | table << 4
     key0, key1, key2, infos = ctx[C_KEY0], ctx[C_KEY1], ctx[C_KEY2], ctx[C_INFO]
-    base = _bucket_of(h0, h1, h2, info, key0.shape[0])
-    for slot in range(base, base + 4):
+    slots = _bucket_of(h0, h1, h2, info, key0.shape[0])
+    for slot in range(slots, slots + 4):
         e = infos[slot]
         if e & VALID and e & 0xFFFF == info and key0[slot] == h0 and key1[slot] == h1:
             if key2[slot] == h2:
                 stats[S_HITS] += 1
                 return (e >> 16) & 1
-    value = _expand(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline)
-    if value == UNKNOWN:
-        return UNKNOWN
-    # store, replacing an empty entry or the one with the fewest cards
-    weight = _cards(h0) + _cards(h1) + _cards(h2)
-    victim = base
-    for slot in range(base, base + 4):
-        if not infos[slot] & VALID:
-            victim = slot
-            break
-        if infos[slot] >> 18 < infos[victim] >> 18:
-            victim = slot
-    key0[victim], key1[victim], key2[victim] = h0, h1, h2
-    infos[victim] = info | value << 16 | VALID | weight << 18
-    stats[S_STORES] += 1
-    return value
-
-
-@kernel
-def _cards(packed):
-    total = 0
-    while packed:
-        total += packed & 15
-        packed >>= 4
-    return total
-
-
-@kernel
-def _expand(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
-    """Search below a position that is not in the table (see :func:`search`)."""
-    stats = ctx[C_STATS]
     mine = WIN if mover == 0 else LOSS  # the mover's side winning
     hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
     counts = ctx[C_CNT0]
@@ -222,7 +192,30 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
             value = v
             break
     stats[S_TOP] = base
+    if value == UNKNOWN:
+        return UNKNOWN
+    # store, replacing an empty entry or the one with the fewest cards
+    weight = _cards(h0) + _cards(h1) + _cards(h2)
+    victim = slots
+    for slot in range(slots, slots + 4):
+        if not infos[slot] & VALID:
+            victim = slot
+            break
+        if infos[slot] >> 18 < infos[victim] >> 18:
+            victim = slot
+    key0[victim], key1[victim], key2[victim] = h0, h1, h2
+    infos[victim] = info | value << 16 | VALID | weight << 18
+    stats[S_STORES] += 1
     return value
+
+
+@kernel
+def _cards(packed):
+    total = 0
+    while packed:
+        total += packed & 15
+        packed >>= 4
+    return total
 
 
 @kernel
