@@ -67,55 +67,78 @@ def judge(file: IO[bytes]) -> None:
         raise InputError(str(e)) from None
 
 
+def _limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
+    """The search limits shared by the commands that search."""
+    f = click.option(
+        "--time-limit",
+        type=click.FloatRange(min=0, min_open=True),
+        metavar="SECONDS",
+        help="Stop a search after this long: the answer is then unknown (exit 3).",
+    )(f)
+    return click.option(
+        "--max-memory",
+        type=click.FloatRange(min=1),
+        default=64,
+        show_default=True,
+        metavar="MB",
+        help="Size of the search's transposition table.",
+    )(f)
+
+
 @main.command(short_help="Solve puzzle files and folders.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line per puzzle.")
-def solve(paths: tuple[Path, ...], as_json: bool) -> None:
+@click.option(
+    "--question",
+    type=click.Choice(["spring", "win"]),
+    help="Ask this question of every puzzle instead of its own.",
+)
+@click.option("--all-moves", is_flag=True, help="For win questions, list the winning first moves.")
+@_limits
+def solve(
+    paths: tuple[Path, ...],
+    as_json: bool,
+    question: str | None,
+    all_moves: bool,
+    time_limit: float | None,
+    max_memory: float,
+) -> None:
     """Solve puzzle files (and folders of them) and print each answer with its line.
 
     Exits 1 when an answer differs from the one a puzzle expects, 2 when a file or
-    puzzle is malformed (the others are still solved).
+    puzzle is malformed (the others are still solved), 3 when a limit left some answer
+    unknown.
     """
     from solver.errors import InputFileError
     from solver.puzzles import load_file, puzzle_files
 
-    _compile_notice("spring")
+    _compile_notice("spring", "search")
     from solver.api import Solver
 
-    solver = Solver()
-    errors = mismatches = solved = 0
+    solver = Solver(max_memory, time_limit, all_moves)
+    errors = mismatches = solved = unknown = 0
     for path in puzzle_files(list(paths)):
         for item in load_file(path):
             if isinstance(item, InputFileError):
                 errors += 1
                 click.echo(f"error: {item}", err=True)
                 continue
-            sol = solver.solve(item)
+            sol = solver.solve(item, question)
             solved += 1
             mismatches += sol.mismatch
-            if as_json:
-                click.echo(json.dumps(sol.as_json()))
-            else:
-                click.echo(_solution_text(sol))
+            unknown += sol.answer is None
+            click.echo(json.dumps(sol.as_json()) if as_json else sol.text())
     if not as_json:
-        click.echo(f"{solved} solved, {mismatches} mismatched, {errors} errors", err=True)
+        click.echo(
+            f"{solved} solved, {mismatches} mismatched, {unknown} unknown, {errors} errors",
+            err=True,
+        )
     if errors:
         sys.exit(2)
     if mismatches:
         sys.exit(1)
-
-
-def _solution_text(sol) -> str:  # noqa: ANN001 (solver.api.Solution, imported lazily)
-    verdict = "yes" if sol.answer else "no"
-    text = f"{sol.puzzle.name}: {sol.puzzle.question}? {verdict}"
-    if sol.answer:
-        plays = sol.result.line
-        text += f" in {len(plays)} play{'s' * (len(plays) != 1)}: " + "  ".join(
-            str(m) for m in plays
-        )
-    if sol.mismatch:
-        text += f"  MISMATCH: expected {'yes' if sol.puzzle.expect else 'no'}"
-    return text + f"  ({sol.seconds * 1000:.2f} ms)"
+    if unknown:
+        sys.exit(3)
 
 
 @main.command(short_help="List the legal plays of a hand.")

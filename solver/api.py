@@ -1,4 +1,4 @@
-"""The Python API: solve puzzles and deals, the same answers the CLI prints."""
+"""The Python API: solve puzzles, the same answers the CLI prints."""
 
 from __future__ import annotations
 
@@ -6,8 +6,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .puzzles import Puzzle
+from .endgame import SHORT_NAMES, WinResult, solve_win
+from .puzzles import PLAYERS, Puzzle
+from .search import DEFAULT_MEMORY_MB, LOSS, UNKNOWN, WIN, Searcher
 from .spring import SpringResult, solve_spring, workspace
+
+EMPTY = (0,) * 15
 
 
 @dataclass(frozen=True)
@@ -15,45 +19,119 @@ class Solution:
     """A solved puzzle: the answer, its line, and how long it took."""
 
     puzzle: Puzzle
-    result: SpringResult
+    question: str
+    result: SpringResult | WinResult
     seconds: float
 
     @property
-    def answer(self) -> bool:
+    def answer(self) -> bool | None:
+        """True or False; None when a limit stopped a ``win`` search."""
         return self.result.answer
 
     @property
     def mismatch(self) -> bool:
         """Whether the puzzle states an expected answer that this one contradicts."""
-        return self.puzzle.expect is not None and self.puzzle.expect != self.answer
+        return (
+            self.puzzle.expect is not None
+            and self.answer is not None
+            and self.puzzle.expect != self.answer
+        )
+
+    def line_text(self) -> list[str]:
+        """The line, one string per move: cards in canonical notation, or ``pass``."""
+        if isinstance(self.result, SpringResult):
+            return self.result.line_text()
+        return [step.text for step in self.result.line]
 
     def as_json(self) -> dict[str, Any]:
         """The ``--json`` object: name, question, answer, line, seconds, and context."""
         out: dict[str, Any] = {
             "name": self.puzzle.name,
-            "question": self.puzzle.question,
+            "question": self.question,
             "answer": self.answer,
-            "line": self.result.line_text(),
-            "plays": [m.as_dict() for m in self.result.line],
+            "line": self.line_text(),
             "seconds": round(self.seconds, 6),
             "file": self.puzzle.file,
         }
+        if isinstance(self.result, SpringResult):
+            out["plays"] = [m.as_dict() for m in self.result.line]
+        else:
+            r = self.result
+            out["players"] = [PLAYERS[step.player] for step in r.line]
+            out["to_move"] = PLAYERS[self.puzzle.to_move]
+            out["nodes"] = r.stats.nodes
+            out["table_hits"] = r.stats.hits
+            if r.stats.aborted:
+                out["stopped_by"] = r.stats.aborted
+            if r.first_moves is not None:
+                out["first_moves"] = [
+                    {"move": step.text, "wins": _side_wins(v, step.player)}
+                    for step, v, _ in r.first_moves
+                ]
         if self.puzzle.expect is not None:
             out["expect"] = self.puzzle.expect
         return out
 
+    def text(self) -> str:
+        """One human line: verdict, then the line as a player reads it."""
+        verdict = {True: "yes", False: "no", None: "unknown"}[self.answer]
+        head = f"{self.puzzle.name}: {self.question}? {verdict}"
+        if isinstance(self.result, SpringResult):
+            plays = self.result.line
+            if plays:
+                head += f" in {len(plays)} play{'s' * (len(plays) != 1)}: " + "  ".join(
+                    str(m) for m in plays
+                )
+        else:
+            r = self.result
+            head += f" ({SHORT_NAMES[self.puzzle.to_move]} to move)"
+            if r.line:
+                head += ": " + "  ".join(str(step) for step in r.line)
+            if r.stats.aborted:
+                head += f"  (stopped by the {r.stats.aborted})"
+            head += f"  [{r.stats.nodes:,} nodes]"
+            if r.first_moves is not None:
+                wins = [step.text for step, v, _ in r.first_moves if _side_wins(v, step.player)]
+                head += f"\n  winning first moves: {', '.join(wins) if wins else 'none'}"
+        if self.mismatch:
+            head += f"  MISMATCH: expected {'yes' if self.puzzle.expect else 'no'}"
+        return head + f"  ({self.seconds * 1000:.2f} ms)"
+
+
+def _side_wins(value: int, player: int) -> bool | None:
+    """Whether a move by ``player`` that leads to ``value`` keeps his side winning."""
+    if value == UNKNOWN:
+        return None
+    return value == (WIN if player == 0 else LOSS)
+
 
 class Solver:
-    """Solves puzzles one after another, reusing its buffers."""
+    """Solves puzzles one after another, reusing its buffers and search table."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        memory_mb: float = DEFAULT_MEMORY_MB,
+        time_limit: float | None = None,
+        all_moves: bool = False,
+    ) -> None:
         self._ws = workspace()
-        # load the compiled kernels now, so that no puzzle's time includes it
-        solve_spring((1,) + (0,) * 14, ((0,) * 15, (0,) * 15), ws=self._ws)
+        self._searcher: Searcher | None = None
+        self._memory_mb = memory_mb
+        self._time_limit = time_limit
+        self._all_moves = all_moves
+        # load the compiled spring kernels now, so that no puzzle's time includes it
+        solve_spring((1,) + EMPTY[1:], (EMPTY, EMPTY), ws=self._ws)
 
-    def solve(self, puzzle: Puzzle) -> Solution:
-        """Answer a validated puzzle's question."""
+    def solve(self, puzzle: Puzzle, question: str | None = None) -> Solution:
+        """Answer a validated puzzle's question (or ``question`` instead)."""
+        question = question or puzzle.question
         start = time.perf_counter()
-        p1, p2 = puzzle.peasants
-        result = solve_spring(puzzle.landlord, (p1, p2), puzzle.rules, self._ws)
-        return Solution(puzzle, result, time.perf_counter() - start)
+        result: SpringResult | WinResult
+        if question == "spring":
+            p1, p2 = (*puzzle.peasants, EMPTY)[:2]
+            result = solve_spring(puzzle.landlord, (p1, p2), puzzle.rules, self._ws)
+        else:
+            if self._searcher is None:
+                self._searcher = Searcher(self._memory_mb, self._time_limit)
+            result = solve_win(self._searcher, puzzle.position(), all_moves=self._all_moves)
+        return Solution(puzzle, question, result, time.perf_counter() - start)

@@ -28,9 +28,11 @@ from typing import Any
 from .cards import Hand, check_disjoint, check_hand, format_hand, parse_hand
 from .errors import InputFileError, LandlordError
 from .rules import CLASSIC, RuleSet
+from .search import Position, make_position
 
-QUESTIONS = ("spring",)
-KEYS = ("name", "question", "landlord", "peasants", "expect", "source", "bans")
+QUESTIONS = ("spring", "win")
+KEYS = ("name", "question", "landlord", "peasants", "expect", "source", "bans", "to_move", "table")
+PLAYERS = ("landlord", "peasant1", "peasant2")
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,15 @@ class Puzzle:
     source: str | None = None
     file: str = ""
     line: int = 0
+    to_move: int = 0
+    table: Hand | None = None
+    table_by: int | None = None
+
+    def position(self) -> Position:
+        """The position of a ``win`` question (validated when the puzzle was read)."""
+        return make_position(
+            [self.landlord, *self.peasants], self.to_move, self.table, self.table_by, self.rules
+        )
 
 
 def puzzle_files(paths: list[Path]) -> Iterator[Path]:
@@ -142,10 +153,10 @@ def _puzzle(
         raise InputFileError(f"{where} (line {start}): no 'landlord' hand")
     landlord = _hand(table["landlord"], "landlord", fail)
     peasants_raw = table.get("peasants")
-    if not isinstance(peasants_raw, list) or len(peasants_raw) != 2:
+    if not isinstance(peasants_raw, list) or len(peasants_raw) not in (1, 2):
         raise fail(
             "peasants",
-            f"'peasants' must list the two peasants' hands in turn order, got {peasants_raw!r}",
+            f"'peasants' must list one or two peasants' hands in turn order, got {peasants_raw!r}",
         )
     peasants = tuple(_hand(p, "peasants", fail) for p in peasants_raw)
     bans = table.get("bans", [])
@@ -163,7 +174,18 @@ def _puzzle(
     if expect is not None and not isinstance(expect, bool):
         raise fail("expect", f"'expect' must be true or false, got {expect!r}")
     src = table.get("source")
-    return Puzzle(
+    players = PLAYERS[: 1 + len(peasants)]
+    to_move = _player(table.get("to_move", "landlord"), players, "to_move", fail)
+    play = by = None
+    if "table" in table:
+        spec = table["table"]
+        if not isinstance(spec, dict) or set(spec) != {"play", "by"}:
+            raise fail(
+                "table", f'\'table\' must be {{ play = "55", by = "peasant1" }}, got {spec!r}'
+            )
+        play = _hand(spec["play"], "table", fail)
+        by = _player(spec["by"], players, "table", fail)
+    puzzle = Puzzle(
         name,
         question,
         landlord,
@@ -173,7 +195,22 @@ def _puzzle(
         None if src is None else str(src),
         source,
         start,
+        to_move,
+        play,
+        by,
     )
+    if question == "win":
+        try:
+            puzzle.position()
+        except LandlordError as e:
+            raise fail("table" if play is not None else "landlord", str(e)) from None
+    return puzzle
+
+
+def _player(value: Any, players: tuple[str, ...], key: str, fail: Any) -> int:
+    if value not in players:
+        raise fail(key, f"unknown player {value!r}: expected one of {', '.join(players)}")
+    return players.index(value)
 
 
 def _hand(value: Any, key: str, fail: Any) -> Hand:
@@ -198,6 +235,12 @@ def to_toml(puzzles: list[Puzzle]) -> str:
         out.append(f'question = "{p.question}"')
         out.append(f'landlord = "{format_hand(p.landlord)}"')
         out.append("peasants = [" + ", ".join(f'"{format_hand(h)}"' for h in p.peasants) + "]")
+        if p.to_move:
+            out.append(f'to_move = "{PLAYERS[p.to_move]}"')
+        if p.table is not None and p.table_by is not None:
+            out.append(
+                f'table = {{ play = "{format_hand(p.table)}", by = "{PLAYERS[p.table_by]}" }}'
+            )
         if p.rules.bans:
             out.append("bans = [" + ", ".join(f'"{b}"' for b in sorted(p.rules.bans)) + "]")
         if p.expect is not None:

@@ -71,8 +71,23 @@ def context(memory_mb: float = DEFAULT_MEMORY_MB) -> tuple[np.ndarray, ...]:
     entries = 4
     while entries * 2 * ENTRY_BYTES <= memory_mb * 2**20:
         entries *= 2
-    sizes = (entries, entries, entries, entries, ARENA, ARENA, ARENA, 8,
-             TABLE_SIZE, TABLE_SIZE, NUM_RANKS, NUM_RANKS, NUM_RANKS, NUM_RANKS, SORT_KEYS + 1)
+    sizes = (
+        entries,
+        entries,
+        entries,
+        entries,
+        ARENA,
+        ARENA,
+        ARENA,
+        8,
+        TABLE_SIZE,
+        TABLE_SIZE,
+        NUM_RANKS,
+        NUM_RANKS,
+        NUM_RANKS,
+        NUM_RANKS,
+        SORT_KEYS + 1,
+    )
     return tuple(np.zeros(n, np.int64) for n in sizes)
 
 
@@ -85,10 +100,7 @@ def _fold(x):
 @kernel
 def _bucket_of(h0, h1, h2, info, size):
     mixed = (
-        _fold(h0) * 0x2545F491
-        + _fold(h1) * 0x3C6EF372
-        + _fold(h2) * 0x1B873593
-        + info * 0x27D4EB2F
+        _fold(h0) * 0x2545F491 + _fold(h1) * 0x3C6EF372 + _fold(h2) * 0x1B873593 + info * 0x27D4EB2F
     )
     return ((mixed >> 13) & (size - 1)) & ~3
 
@@ -287,11 +299,17 @@ class Position:
             if self.table is None:
                 raise RuleError("cannot pass on a free lead")
             clear = nxt == self.owner
-            return Position(self.hands, nxt, None if clear else self.table,
-                            None if clear else self.owner, self.rules)
+            return Position(
+                self.hands,
+                nxt,
+                None if clear else self.table,
+                None if clear else self.owner,
+                self.rules,
+            )
         hands = list(self.hands)
-        hands[self.to_move] = tuple(a - b for a, b in zip(hands[self.to_move], move.cards,
-                                                           strict=True))
+        hands[self.to_move] = tuple(
+            a - b for a, b in zip(hands[self.to_move], move.cards, strict=True)
+        )
         return Position(tuple(hands), nxt, move, self.to_move, self.rules)
 
     @property
@@ -303,8 +321,13 @@ class Position:
         return None
 
 
-def make_position(hands: list[Hand], to_move: int = 0, table: Hand | None = None,
-                  owner: int | None = None, rules: RuleSet = CLASSIC) -> Position:
+def make_position(
+    hands: list[Hand],
+    to_move: int = 0,
+    table: Hand | None = None,
+    owner: int | None = None,
+    rules: RuleSet = CLASSIC,
+) -> Position:
     """Validate a position (hands within one deck, a legal table play, a sane owner)."""
     if len(hands) not in (2, 3):
         raise RuleError(f"a position has 2 or 3 hands, got {len(hands)}")
@@ -342,10 +365,14 @@ class SearchStats:
 
 
 class Searcher:
-    """Evaluates positions with one transposition table (cleared when the rules change)."""
+    """Evaluates positions of one question after another with one transposition table."""
 
-    def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB, time_limit: float | None = None,
-                 node_limit: int | None = None) -> None:
+    def __init__(
+        self,
+        memory_mb: float = DEFAULT_MEMORY_MB,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+    ) -> None:
         self.ctx = context(memory_mb)
         self.ws = workspace()
         self.time_limit = time_limit
@@ -355,10 +382,10 @@ class Searcher:
         self._deadline = float("inf")
 
     def start(self, rules: RuleSet) -> None:
-        """Begin a new question: reset the counters and the clock."""
-        if rules != self._rules:
-            self.ctx[C_INFO][:] = 0
-            self._rules = rules
+        """Begin a new question: an empty table (so that node counts never depend on what
+        was asked before), fresh counters, and the clock."""
+        self.ctx[C_INFO][:] = 0
+        self._rules = rules
         self.stats = SearchStats()
         self._started = time.perf_counter()
         limit = self.time_limit
@@ -380,14 +407,28 @@ class Searcher:
         h = [pack(x) for x in pos.hands] + [0] * (3 - pos.players)
         table = pos.table.meta if pos.table else 0
         owner = pos.owner if pos.owner is not None else 0
-        v = search(h[0], h[1], h[2], pos.to_move, table, owner, pos.players,
-                   pos.rules.array(), self.ctx, self.ws, self._deadline)
+        v = search(
+            h[0],
+            h[1],
+            h[2],
+            pos.to_move,
+            table,
+            owner,
+            pos.players,
+            pos.rules.array(),
+            self.ctx,
+            self.ws,
+            self._deadline,
+        )
         self.stats.nodes += int(stats[S_NODES])
         self.stats.hits += int(stats[S_HITS])
         self.stats.seconds = time.perf_counter() - self._started
         if v == UNKNOWN:
-            self.stats.aborted = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
-                                  ABORT_ARENA: "move stack full"}[int(stats[S_ABORT])]
+            self.stats.aborted = {
+                ABORT_NODES: "node limit",
+                ABORT_TIME: "time limit",
+                ABORT_ARENA: "move stack full",
+            }[int(stats[S_ABORT])]
         return int(v)
 
     def moves(self, pos: Position) -> list[Move | None]:
@@ -395,7 +436,6 @@ class Searcher:
         from .movegen import follows, leads
 
         hand = pos.hands[pos.to_move]
-        plays = leads(hand, pos.rules) if pos.table is None else follows(hand, pos.table,
-                                                                          pos.rules)
+        plays = leads(hand, pos.rules) if pos.table is None else follows(hand, pos.table, pos.rules)
         plays.sort(key=lambda m: -sum(m.cards))
         return plays if pos.table is None else [*plays, None]

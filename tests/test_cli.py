@@ -162,7 +162,7 @@ def test_deal_as_puzzle_file_solves(tmp_path):
 def test_solve_bundled_puzzles():
     result = run("solve", PUZZLES)
     assert result.exit_code == 0, result.output
-    assert "0 mismatched, 0 errors" in result.stderr
+    assert "0 mismatched, 0 unknown, 0 errors" in result.stderr
 
 
 def test_solve_json_lines_replay():

@@ -1,0 +1,144 @@
+"""Forced-win answers with their proofs: the winning move, a principal line to the end of
+the game, and every first move with its outcome.
+
+The search kernel only says who wins; lines come from walking down the game, asking the
+(kernel's, table-backed) value of each child: the winning side plays its first move that
+keeps the win, the losing side its first legal move, until somebody is out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import format_hand, parse_hand
+from .errors import RuleError
+from .movegen import Move
+from .rules import CLASSIC, RuleSet
+from .search import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, Searcher, SearchStats, make_position
+
+SHORT_NAMES = ("L", "P1", "P2")
+MAX_LINE_PLIES = 400  # more than any game lasts: 54 cards, at most two passes a play
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a line: who moved and what (None for a pass)."""
+
+    player: int
+    move: Move | None
+
+    def __str__(self) -> str:
+        return f"{SHORT_NAMES[self.player]} {'pass' if self.move is None else self.move}"
+
+    @property
+    def text(self) -> str:
+        """The move alone, as ``--json`` writes it: cards, or ``pass``."""
+        return "pass" if self.move is None else str(self.move)
+
+
+@dataclass
+class WinResult:
+    """The answer to "does the landlord's side win?", with its proof and its cost."""
+
+    value: int  # WIN, LOSS or UNKNOWN
+    line: list[Step] = field(default_factory=list)
+    first_moves: list[tuple[Step, int, list[Step]]] | None = None
+    stats: SearchStats = field(default_factory=SearchStats)
+
+    @property
+    def answer(self) -> bool | None:
+        """True when the landlord's side wins, False when it loses, None when unknown."""
+        return None if self.value == UNKNOWN else self.value == WIN
+
+
+def principal_line(searcher: Searcher, pos: Position) -> list[Step]:
+    """Best play from ``pos`` to the end of the game (shorter if a limit stops it)."""
+    line: list[Step] = []
+    while pos.winner is None and len(line) < MAX_LINE_PLIES:
+        value = searcher.value(pos)
+        if value == UNKNOWN:
+            break
+        mine = WIN if pos.to_move == 0 else LOSS
+        options = searcher.moves(pos)
+        choice = options[0]
+        if value == mine:
+            for m in options:
+                v = searcher.value(pos.after(m))
+                if v == UNKNOWN:
+                    return line
+                if v == mine:
+                    choice = m
+                    break
+        line.append(Step(pos.to_move, choice))
+        pos = pos.after(choice)
+    return line
+
+
+def solve_win(
+    searcher: Searcher, pos: Position, all_moves: bool = False, lines: bool = False
+) -> WinResult:
+    """Answer a position; ``all_moves`` adds every first move with its outcome (and, with
+    ``lines``, the line that follows it: for a losing move, its refutation)."""
+    searcher.start(pos.rules)
+    value = searcher.value(pos)
+    result = WinResult(value, stats=searcher.stats)
+    if value != UNKNOWN:
+        result.line = principal_line(searcher, pos)
+    if all_moves:
+        result.first_moves = []
+        for m in searcher.moves(pos):
+            child = pos.after(m)
+            v = searcher.value(child)
+            follow = principal_line(searcher, child) if lines and v != UNKNOWN else []
+            result.first_moves.append((Step(pos.to_move, m), v, follow))
+    result.stats = searcher.stats
+    return result
+
+
+def parse_position(spec: str, rules: RuleSet = CLASSIC) -> Position:
+    """Read ``L=... P1=... [P2=...] [TO=L|P1|P2] [TABLE=cards@P1] [BAN=kind,...]``."""
+    fields: dict[str, str] = {}
+    for token in spec.split():
+        key, sep, value = token.partition("=")
+        key = key.upper()
+        if not sep or key not in ("L", "P1", "P2", "TO", "TABLE", "BAN"):
+            raise RuleError(
+                f"position {spec!r}: unexpected {token!r}; expected L=, P1=, P2=, TO=, "
+                "TABLE=cards@player or BAN=kind,..."
+            )
+        fields[key] = value
+    if "L" not in fields or "P1" not in fields:
+        raise RuleError(f"position {spec!r}: needs at least L= and P1=")
+    hands = [parse_hand(fields["L"]), parse_hand(fields["P1"])]
+    if "P2" in fields:
+        hands.append(parse_hand(fields["P2"]))
+    if fields.get("BAN"):
+        rules = rules.with_bans(fields["BAN"].split(","))
+    to_move = player_index(fields.get("TO", "L"))
+    table = owner = None
+    if "TABLE" in fields:
+        cards, at, who = fields["TABLE"].partition("@")
+        if not at:
+            raise RuleError(f"position {spec!r}: TABLE needs its owner, as TABLE=55@P1")
+        table, owner = parse_hand(cards), player_index(who)
+    return make_position(hands, to_move, table, owner, rules)
+
+
+def player_index(name: str) -> int:
+    """A player named as L/P1/P2 or landlord/peasant1/peasant2."""
+    key = name.strip().lower()
+    for i, (short, full) in enumerate(zip(SHORT_NAMES, PLAYER_NAMES, strict=True)):
+        if key in (short.lower(), full):
+            return i
+    raise RuleError(f"unknown player {name!r}: expected landlord, peasant1 or peasant2")
+
+
+def describe(pos: Position) -> str:
+    """The position in the notation of :func:`parse_position`."""
+    parts = [f"{SHORT_NAMES[i]}={format_hand(h)}" for i, h in enumerate(pos.hands)]
+    parts.append(f"TO={SHORT_NAMES[pos.to_move]}")
+    if pos.table is not None and pos.owner is not None:
+        parts.append(f"TABLE={pos.table}@{SHORT_NAMES[pos.owner]}")
+    if pos.rules.bans:
+        parts.append("BAN=" + ",".join(sorted(pos.rules.bans)))
+    return " ".join(parts)
