@@ -141,6 +141,204 @@ def solve(
         sys.exit(3)
 
 
+def _positions(target: str) -> list[tuple[str, object]]:
+    """(name, position) pairs from a puzzle file or folder, or one inline position."""
+    from solver.endgame import parse_position
+    from solver.errors import InputFileError, LandlordError
+    from solver.puzzles import load_file, puzzle_files
+
+    path = Path(target)
+    if not path.exists():
+        try:
+            return [(target, parse_position(target))]
+        except LandlordError as e:
+            raise InputError(f"{e} (and no file {target!r} exists)") from None
+    out = []
+    for f in puzzle_files([path]):
+        for item in load_file(f):
+            if isinstance(item, InputFileError):
+                raise InputError(str(item))
+            out.append((item.name, item.position()))
+    return out
+
+
+@main.command(short_help="Every first move with its outcome.")
+@click.argument("target", metavar="POSITION-OR-FILE")
+@click.option("--lines", is_flag=True, help="Show the line after each move (a refutation).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per position.")
+@_limits
+def best(
+    target: str, lines: bool, as_json: bool, time_limit: float | None, max_memory: float
+) -> None:
+    """Print every first move of a position with its outcome: which plays still win?
+
+    POSITION-OR-FILE is a puzzle file (or folder), or a position written as
+    "L=2QQTT77553 P1=AA9 [P2=...] [TO=L|P1|P2] [TABLE=55@P1] [BAN=trio+single,...]".
+    """
+    _compile_notice("search")
+    from solver.endgame import SHORT_NAMES, describe, solve_win
+    from solver.search import UNKNOWN, WIN, Searcher
+
+    searcher = Searcher(max_memory, time_limit)
+    unknown = False
+    for name, pos in _positions(target):
+        result = solve_win(searcher, pos, all_moves=True, lines=lines)
+        mover = SHORT_NAMES[pos.to_move]
+        mine = WIN if pos.to_move == 0 else 1 - WIN
+        moves = result.first_moves or []
+        unknown |= result.value == UNKNOWN or any(v == UNKNOWN for _, v, _ in moves)
+
+        if as_json:
+            click.echo(
+                json.dumps(
+                    {
+                        "name": name,
+                        "position": describe(pos),
+                        "answer": result.answer,
+                        "moves": [
+                            {
+                                "move": s.text,
+                                "wins": None if v == UNKNOWN else v == mine,
+                                "line": [str(x) for x in follow],
+                            }
+                            for s, v, follow in moves
+                        ],
+                        "nodes": searcher.stats.nodes,
+                        "seconds": round(searcher.stats.seconds, 6),
+                    }
+                )
+            )
+            continue
+        wins = sum(v == mine for _, v, _ in moves)
+        click.echo(describe(pos) if name == target else f"{name}: {describe(pos)}")
+        click.echo(
+            f"  {mover} to move {_verdict(result.value, mine)}: {wins} of {len(moves)} "
+            f"first move{'s' * (len(moves) != 1)} win"
+        )
+        width = max((len(s.text) for s, _, _ in moves), default=4)
+        for step, v, follow in moves:
+            text = f"  {step.text:<{width}}  {_verdict(v, mine)}"
+            if lines and follow:
+                text += "   " + "  ".join(str(x) for x in follow)
+            click.echo(text)
+    if unknown:
+        sys.exit(3)
+
+
+def _verdict(value: int, mine: int) -> str:
+    """An outcome from the mover's side: wins, loses or unknown."""
+    from solver.search import UNKNOWN
+
+    return "unknown" if value == UNKNOWN else ("wins" if value == mine else "loses")
+
+
+@main.command(short_help="Play a puzzle against the solver.")
+@click.argument("file", type=click.Path(exists=True, path_type=Path))
+@click.option("--puzzle", "name", help="The puzzle's name (default: the file's first).")
+@click.option(
+    "--as",
+    "side",
+    type=click.Choice(["landlord", "peasants"]),
+    help="The side you play (default: the side to move).",
+)
+@_limits
+def play(
+    file: Path, name: str | None, side: str | None, time_limit: float | None, max_memory: float
+) -> None:
+    """Play a puzzle in the terminal against the solver, which answers every move
+    perfectly and tells you when a move throws away a won position.
+
+    Type cards (as 33 or 3-3), `pass`, `hint` for the winning moves, or `quit`.
+    """
+    from solver.cards import format_hand, parse_hand
+    from solver.endgame import SHORT_NAMES, principal_line
+    from solver.errors import InputFileError, LandlordError
+    from solver.movegen import readings
+    from solver.puzzles import load_file
+    from solver.search import LOSS, UNKNOWN, WIN, Searcher
+
+    items = load_file(file)
+    for item in items:
+        if isinstance(item, InputFileError):
+            raise InputError(str(item))
+    chosen = [p for p in items if name is None or p.name == name]
+    if not chosen:
+        raise InputError(f"{file}: no puzzle named {name!r}")
+    puzzle = chosen[0]
+    try:
+        pos = puzzle.position()
+    except LandlordError as e:
+        raise InputError(f"{file}, puzzle {puzzle.name!r}: {e}") from None
+    _compile_notice("search")
+    searcher = Searcher(max_memory, time_limit)
+    searcher.start(pos.rules)
+    mine = (
+        {"landlord": WIN, "peasants": LOSS}[side] if side else (WIN if pos.to_move == 0 else LOSS)
+    )
+    you = "the landlord" if mine == WIN else "the peasants"
+    click.echo(f"{puzzle.name}: you play {you}.")
+    while pos.winner is None:
+        hands = "  ".join(f"{SHORT_NAMES[i]}: {format_hand(h)}" for i, h in enumerate(pos.hands))
+        table = f"  table: {pos.table} by {SHORT_NAMES[pos.owner]}" if pos.table else ""
+        click.echo(f"{hands}{table}")
+        yours = (pos.to_move == 0) == (mine == WIN)
+        value = searcher.value(pos)
+        if not yours:
+            step = principal_line(searcher, pos)[:1]
+            move = step[0].move if step else searcher.moves(pos)[0]
+            click.echo(f"{SHORT_NAMES[pos.to_move]} plays {'pass' if move is None else move}")
+            pos = pos.after(move)
+            continue
+        text = click.prompt(f"{SHORT_NAMES[pos.to_move]} to move", default="", show_default=False)
+        text = text.strip().lower()
+        if text == "quit":
+            return
+        options = searcher.moves(pos)
+        if text == "hint":
+            good = [m for m in options if searcher.value(pos.after(m)) == mine]
+            click.echo(
+                "winning moves: "
+                + (", ".join("pass" if m is None else str(m) for m in good) or "none")
+            )
+            continue
+        move = _pick_move(text, options, readings, parse_hand, pos)
+        if move is False:
+            continue
+        after = searcher.value(pos.after(move))
+        if value == mine and after != mine and after != UNKNOWN:
+            click.echo("That throws away a won position.")
+        pos = pos.after(move)
+    click.echo("You win." if pos.winner == mine else "You lose.")
+
+
+def _pick_move(text, options, readings, parse_hand, pos):  # noqa: ANN001, ANN202
+    """The legal move a player typed, or False (after saying why) when there is none."""
+    from solver.errors import LandlordError
+
+    if text == "pass":
+        if None in options:
+            return None
+        click.echo("You cannot pass on a free lead.")
+        return False
+    try:
+        cards = parse_hand(text)
+    except LandlordError as e:
+        click.echo(str(e))
+        return False
+    for m in options:
+        if m is not None and m.cards == cards:
+            return m
+    legal = readings(cards, pos.rules)
+    click.echo(
+        "Not a legal combination."
+        if not legal
+        else "You do not hold those cards."
+        if any(c > h for c, h in zip(cards, pos.hands[pos.to_move], strict=True))
+        else "That does not beat the table."
+    )
+    return False
+
+
 @main.command(short_help="List the legal plays of a hand.")
 @click.argument("hand")
 @click.option("--beat", metavar="PLAY", help="Only the plays that beat PLAY.")
