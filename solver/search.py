@@ -15,8 +15,8 @@ landlord's side wins. At each node, in this order:
 2. exact quick wins: the mover can play out his hand in one legal play; or, on a free
    lead, he can play everything with at most one play an opponent can beat (the spring
    test of :mod:`solver.spring`, against his opponents only: a partner just passes);
-3. the moves, ordered: plays no opponent can beat first, then longer plays, then lower
-   ranks; a pass first when the table play is a partner's, else last.
+3. the moves, ordered: longer plays first, then low ranks on a lead and high ranks in
+   answer; a pass first when the table play is a partner's, else last.
 
 The search is deterministic: the same position gives the same answer, line and node
 count every time. Limits (nodes, time, table memory) stop it with "unknown", never with
@@ -40,12 +40,11 @@ from .movegen import (
     Move,
     as_play,
     beats,
-    best_ranks,
     classify,
     follow_table,
     gen_moves,
 )
-from .rules import BOMB, CLASSIC, ROCKET, RuleSet
+from .rules import CLASSIC, RuleSet
 from .spring import spring_kernel, workspace
 
 WIN, LOSS, UNKNOWN = 1, 0, -1  # for the landlord's side
@@ -53,7 +52,7 @@ PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
 
 # The search context: a tuple of int64 arrays. These name its slots.
 C_KEY0, C_KEY1, C_KEY2, C_INFO, C_CARDS, C_META, C_SORT, C_STATS = range(8)
-C_MINR, C_THR, C_CNT0, C_CNT1, C_CNT2, C_EMPTY, C_BY_KEY = range(8, 15)
+C_MINR, C_CNT0, C_CNT1, C_CNT2, C_BY_KEY = range(8, 13)
 # Counters and limits in ctx[C_STATS].
 S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_STORES = range(6)
 ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
@@ -62,7 +61,8 @@ ARENA = 1 << 19  # moves on the path from the root, all nodes together
 ENTRY_BYTES = 32  # four int64 words a table entry
 DEFAULT_MEMORY_MB = 64
 VALID = 1 << 17
-SORT_KEYS = 256
+MAX_SIZE = 63
+SORT_KEYS = 2 + 16 * (MAX_SIZE + 1)
 TIME_CHECK = 4095  # look at the clock every 4096 nodes
 
 
@@ -81,8 +81,6 @@ def context(memory_mb: float = DEFAULT_MEMORY_MB) -> tuple[np.ndarray, ...]:
         ARENA,
         8,
         TABLE_SIZE,
-        TABLE_SIZE,
-        NUM_RANKS,
         NUM_RANKS,
         NUM_RANKS,
         NUM_RANKS,
@@ -180,7 +178,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
         metas[base + n] = 0
         n += 1
     partner_owns = table != 0 and mover != 0 and owner != 0
-    _order(base, n, partner_owns, opp1, opp2, rules, ctx)
+    _order(base, n, table == 0, partner_owns, ctx)
     stats[S_TOP] = base + n
     nxt = mover + 1 if mover + 1 < players else 0
     value = 1 - mine
@@ -231,41 +229,33 @@ def _cards(packed):
 
 
 @kernel
-def _order(base, n, partner_owns, opp1, opp2, rules, ctx):
-    """Sort the moves in ``base .. base + n`` of the arena (stable counting sort).
+def _order(base, n, free, pass_first, ctx):
+    """Sort the moves in ``base .. base + n`` of the arena (a stable counting sort).
 
-    Key, smallest first: plays no opponent can beat, then the rest; within each, more
-    cards first. Generation order (low ranks first) breaks ties. A pass comes first when
-    the partner owns the table, else last.
+    More cards first; then, on a free lead, low ranks first (shed the weak cards, keep
+    control), and when answering, high ranks first. A pass comes first when the partner
+    owns the table, else last. (Measured: this order needs about half the nodes of
+    "plays no opponent can beat first" on the published endgames and random deals.)
     """
-    thr = ctx[C_THR]
-    thr[:] = -1
-    best_ranks(opp1, rules, thr)
-    best_ranks(opp2, rules, thr)
-    cards, metas, keys = ctx[C_CARDS], ctx[C_META], ctx[C_SORT]
-    by_key = ctx[C_BY_KEY]
-    by_key[:] = 0
-    opp_rocket = thr[ROCKET * 16 + 1] >= 0
-    opp_bomb = thr[BOMB * 16 + 1]
+    cards, metas, keys, by_key = ctx[C_CARDS], ctx[C_META], ctx[C_SORT], ctx[C_BY_KEY]
+    lo = SORT_KEYS
+    hi = 0
     for i in range(base, base + n):
         m = metas[i]
         if m == 0:
-            key = 0 if partner_owns else SORT_KEYS - 1
+            key = 0 if pass_first else SORT_KEYS - 1
         else:
-            kind = m & 15
             rank = (m >> 4) & 15
-            if kind == ROCKET:
-                safe = True
-            elif opp_rocket:
-                safe = False
-            elif kind == BOMB:
-                safe = rank >= opp_bomb
-            else:
-                safe = opp_bomb < 0 and rank >= thr[kind * 16 + (m >> 8)]
-            key = 1 + (0 if safe else 64) + 63 - min(_cards(cards[i]), 63)
+            key = 1 + (MAX_SIZE - min(_cards(cards[i]), MAX_SIZE)) * 16 + (
+                rank if free else 15 - rank
+            )
         keys[i] = key
-        by_key[key + 1] += 1
-    for k in range(1, SORT_KEYS + 1):
+        lo = min(lo, key)
+        hi = max(hi, key)
+    by_key[lo : hi + 2] = 0
+    for i in range(base, base + n):
+        by_key[keys[i] + 1] += 1
+    for k in range(lo + 1, hi + 2):
         by_key[k] += by_key[k - 1]
     out = base + n  # scratch above the segment
     for i in range(base, base + n):
