@@ -33,7 +33,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from solver.cards import format_hand  # noqa: E402
 from solver.deals import random_deals  # noqa: E402
 from solver.jit import kernel  # noqa: E402
-from solver.movegen import MAX_MOVES, TABLE_SIZE, gen_moves  # noqa: E402
+from solver.movegen import ALL_KINDS, MAX_MOVES, TABLE_SIZE, gen_moves  # noqa: E402
 from solver.rules import CLASSIC  # noqa: E402
 from solver.spring import solve_many  # noqa: E402
 
@@ -46,7 +46,7 @@ def _lead_loop(hands, rules, minr, cards, meta, repeat):
     total = 0
     for _ in range(repeat):
         for k in range(hands.shape[0]):
-            total += gen_moves(hands[k], rules, minr, cards, meta)
+            total += gen_moves(hands[k], rules, minr, np.int64(ALL_KINDS), cards, meta)
     return total
 
 

@@ -30,6 +30,7 @@ from .rules import (
     CHAIN,
     CLASSIC,
     KIND_NAMES,
+    NUM_KINDS,
     PAIR,
     PAIR_CHAIN,
     PLANE,
@@ -53,6 +54,19 @@ MIN_LINKS = (0, 5, 3, 2)  # shortest chain of singles, pairs, trios
 CHAIN_KIND = (0, CHAIN, PAIR_CHAIN, PLANE)
 GROUP_KIND = (0, SINGLE, PAIR, TRIO, BOMB)  # n cards of one rank
 KICKED_KINDS = ((TRIO_SINGLE, TRIO_PAIR), (QUAD_SINGLES, QUAD_PAIRS))  # on a trio, a quad
+ALL_KINDS = (1 << NUM_KINDS) - 2  # kinds 1..14
+GROUP_KINDS = sum(1 << k for k in (SINGLE, PAIR, TRIO, BOMB, *KICKED_KINDS[0], *KICKED_KINDS[1]))
+PLANE_KICKED = 1 << PLANE_SINGLES | 1 << PLANE_PAIRS
+
+
+@kernel
+def size_of(packed):
+    """The number of cards in a packed hand: its nibbles summed in parallel."""
+    x = (packed & 0x0F0F0F0F0F0F0F0F) + ((packed >> 4) & 0x0F0F0F0F0F0F0F0F)
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0xFF
 
 
 @kernel
@@ -63,7 +77,7 @@ def _emit(out_cards, out_meta, n, cards, meta):
 
 
 @kernel
-def _kickers(h, bans, minr, meta, lo, hi, main, out_cards, out_meta, n):
+def _kickers(h, kinds, minr, meta, lo, hi, main, out_cards, out_meta, n):
     """Emit ``main`` with every legal set of kickers for the play ``meta`` describes.
 
     Kickers are singles or pairs (by kind), one per trio of a plane and two for a quad,
@@ -71,7 +85,7 @@ def _kickers(h, bans, minr, meta, lo, hi, main, out_cards, out_meta, n):
     """
     kind = meta & 15
     length = meta >> 8
-    if (bans >> kind) & 1 or (meta >> 4) & 15 < minr[kind * 16 + length]:
+    if not (kinds >> kind) & 1 or (meta >> 4) & 15 < minr[kind * 16 + length]:
         return n
     width = 2 if kind == TRIO_PAIR or kind == QUAD_PAIRS or kind == PLANE_PAIRS else 1
     count = length if kind == PLANE_SINGLES or kind == PLANE_PAIRS else 1 + (kind >= QUAD_SINGLES)
@@ -106,31 +120,40 @@ def _kickers(h, bans, minr, meta, lo, hi, main, out_cards, out_meta, n):
 
 
 @kernel
-def gen_moves(h, rules, minr, out_cards, out_meta):
-    """Write every play from hand ``h`` allowed by ``minr``; return how many."""
-    bans = rules[R_BANS]
+def gen_moves(h, rules, minr, kinds, out_cards, out_meta):
+    """Write every play from hand ``h`` allowed by ``minr``; return how many.
+
+    ``kinds`` is a bit mask of the kinds worth looking at (bit ``k`` for kind ``k``):
+    :data:`ALL_KINDS` for a lead, a handful when answering a play.
+    """
+    kinds &= ~rules[R_BANS]
     n = np.int64(0)  # not a bare 0, which would compile the helpers once more for it
     total = 0
     for r in range(NUM_RANKS):
         total += h[r]
     # groups of one rank: single, pair, trio, bomb and what hangs on trios and quads
-    for r in range(NUM_RANKS):
-        one = r << 4 | 1 << 8  # main rank r, length 1
-        for size in range(1, min(h[r], 4) + 1):
-            kind = GROUP_KIND[size]
-            main = size << (4 * r)
-            if r >= minr[kind * 16 + 1] and not (bans >> kind) & 1:
-                n = _emit(out_cards, out_meta, n, main, kind | one)
-            if size >= 3:
-                for kicked in KICKED_KINDS[size - 3]:
-                    n = _kickers(h, bans, minr, kicked | one, r, r, main, out_cards, out_meta, n)
+    if kinds & GROUP_KINDS:
+        for r in range(NUM_RANKS):
+            one = r << 4 | 1 << 8  # main rank r, length 1
+            for size in range(1, min(h[r], 4) + 1):
+                kind = GROUP_KIND[size]
+                main = size << (4 * r)
+                if (kinds >> kind) & 1 and r >= minr[kind * 16 + 1]:
+                    n = _emit(out_cards, out_meta, n, main, kind | one)
+                if size >= 3:
+                    for kicked in KICKED_KINDS[size - 3]:
+                        n = _kickers(
+                            h, kinds, minr, kicked | one, r, r, main, out_cards, out_meta, n
+                        )
     if h[BLACK_JOKER] >= 1 and h[RED_JOKER] >= 1:
-        if minr[ROCKET * 16 + 1] <= RED_JOKER and not (bans >> ROCKET) & 1:
+        if (kinds >> ROCKET) & 1 and minr[ROCKET * 16 + 1] <= RED_JOKER:
             cards = (1 << (4 * BLACK_JOKER)) | (1 << (4 * RED_JOKER))
             n = _emit(out_cards, out_meta, n, cards, ROCKET | RED_JOKER << 4 | 1 << 8)
     # chains of singles, pairs and trios, with the kickers of planes
     for width in range(1, 4):
         kind = CHAIN_KIND[width]
+        if not (kinds >> kind) & 1 and not (width == 3 and kinds & PLANE_KICKED):
+            continue
         for lo in range(ACE + 1):
             cards = 0
             for hi in range(lo, ACE + 1):
@@ -141,30 +164,32 @@ def gen_moves(h, rules, minr, out_cards, out_meta):
                 if links < MIN_LINKS[width]:
                     continue
                 top = hi << 4 | links << 8
-                if hi >= minr[kind * 16 + links] and not (bans >> kind) & 1:
+                if (kinds >> kind) & 1 and hi >= minr[kind * 16 + links]:
                     n = _emit(out_cards, out_meta, n, cards, kind | top)
                 if width == 3 and total >= 4 * links:
                     for plane in (PLANE_SINGLES, PLANE_PAIRS):
                         n = _kickers(
-                            h, bans, minr, plane | top, lo, hi, cards, out_cards, out_meta, n
+                            h, kinds, minr, plane | top, lo, hi, cards, out_cards, out_meta, n
                         )
     return n
 
 
 @kernel
 def follow_table(table, minr):
-    """Fill ``minr`` so that the generator yields exactly the plays that beat ``table``."""
+    """Fill ``minr`` so that the generator yields exactly the plays that beat ``table``;
+    return the mask of the kinds that can."""
     minr[:] = NONE
     kind = table & 15
     rank = (table >> 4) & 15
     if kind == ROCKET:
-        return
+        return 0
     minr[ROCKET * 16 + 1] = 0
     if kind == BOMB:
         minr[BOMB * 16 + 1] = rank + 1
-        return
+        return 1 << BOMB | 1 << ROCKET
     minr[BOMB * 16 + 1] = 0
     minr[kind * 16 + (table >> 8)] = rank + 1
+    return 1 << kind | 1 << BOMB | 1 << ROCKET
 
 
 @kernel
@@ -345,23 +370,23 @@ class Move:
         return {"cards": str(self), "kind": self.kind, "rank": LETTERS[self.rank]}
 
 
-def _run(hand: Hand, rules: RuleSet, minr: np.ndarray) -> list[Move]:
+def _run(hand: Hand, rules: RuleSet, minr: np.ndarray, kinds: int) -> list[Move]:
     cards = np.empty(MAX_MOVES, np.int64)
     meta = np.empty(MAX_MOVES, np.int64)
-    n = gen_moves(np.array(hand, np.int64), rules.array(), minr, cards, meta)
+    n = gen_moves(np.array(hand, np.int64), rules.array(), minr, kinds, cards, meta)
     return [Move.from_kernel(int(c), int(m)) for c, m in zip(cards[:n], meta[:n], strict=True)]
 
 
 def leads(hand: Hand, rules: RuleSet = CLASSIC) -> list[Move]:
     """Every legal play from ``hand`` on a free lead."""
-    return _run(hand, rules, np.zeros(TABLE_SIZE, np.int64))
+    return _run(hand, rules, np.zeros(TABLE_SIZE, np.int64), ALL_KINDS)
 
 
 def follows(hand: Hand, table: Move, rules: RuleSet = CLASSIC) -> list[Move]:
     """Every play from ``hand`` that beats ``table`` (passing is not listed)."""
     minr = np.empty(TABLE_SIZE, np.int64)
-    follow_table(table.meta, minr)
-    return _run(hand, rules, minr)
+    kinds = follow_table(table.meta, minr)
+    return _run(hand, rules, minr, kinds)
 
 
 def readings(cards: Hand, rules: RuleSet = CLASSIC) -> list[Move]:

@@ -35,6 +35,7 @@ from .cards import NUM_RANKS, Hand, check_disjoint, check_hand, format_hand, pac
 from .errors import RuleError
 from .jit import kernel
 from .movegen import (
+    ALL_KINDS,
     MAX_MOVES,
     TABLE_SIZE,
     Move,
@@ -43,6 +44,7 @@ from .movegen import (
     classify,
     follow_table,
     gen_moves,
+    size_of,
 )
 from .rules import CLASSIC, RuleSet
 from .spring import spring_kernel, workspace
@@ -152,27 +154,29 @@ def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
     if whole and (table == 0 or beats(whole, table)):
         return mine
     # 2. on a free lead, a spring against the opponents (the partner simply passes)
-    opp1, opp2 = ctx[C_CNT1], ctx[C_CNT2]
-    if mover == 0:
-        _unpack(h1, opp1)
-        _unpack(h2, opp2)
-    else:
-        _unpack(h0, opp1)
-        opp2[:] = 0
-    if table == 0 and spring_kernel(counts, opp1, opp2, rules, ws) > 0:
-        return mine
+    if table == 0:
+        opp1, opp2 = ctx[C_CNT1], ctx[C_CNT2]
+        if mover == 0:
+            _unpack(h1, opp1)
+            _unpack(h2, opp2)
+        else:
+            _unpack(h0, opp1)
+            opp2[:] = 0
+        if spring_kernel(counts, opp1, opp2, rules, ws) > 0:
+            return mine
     # 3. the moves, ordered
     minr = ctx[C_MINR]
     if table == 0:
         minr[:] = 0
+        kinds = ALL_KINDS
     else:
-        follow_table(table, minr)
+        kinds = follow_table(table, minr)
     base = stats[S_TOP]
     if base + 2 * MAX_MOVES + 1 > ctx[C_CARDS].shape[0]:
         stats[S_ABORT] = ABORT_ARENA
         return UNKNOWN
     cards, metas = ctx[C_CARDS], ctx[C_META]
-    n = gen_moves(counts, rules, minr, cards[base:], metas[base:])
+    n = gen_moves(counts, rules, minr, kinds, cards[base:], metas[base:])
     if table != 0:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0
@@ -205,7 +209,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
     if value == UNKNOWN:
         return UNKNOWN
     # store, replacing an empty entry or the one with the fewest cards
-    weight = _cards(h0) + _cards(h1) + _cards(h2)
+    weight = size_of(h0) + size_of(h1) + size_of(h2)
     victim = slots
     for slot in range(slots, slots + 4):
         if not infos[slot] & VALID:
@@ -217,15 +221,6 @@ def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
     infos[victim] = info | value << 16 | VALID | weight << 18
     stats[S_STORES] += 1
     return value
-
-
-@kernel
-def _cards(packed):
-    total = 0
-    while packed:
-        total += packed & 15
-        packed >>= 4
-    return total
 
 
 @kernel
@@ -246,8 +241,10 @@ def _order(base, n, free, pass_first, ctx):
             key = 0 if pass_first else SORT_KEYS - 1
         else:
             rank = (m >> 4) & 15
-            key = 1 + (MAX_SIZE - min(_cards(cards[i]), MAX_SIZE)) * 16 + (
-                rank if free else 15 - rank
+            key = (
+                1
+                + (MAX_SIZE - min(size_of(cards[i]), MAX_SIZE)) * 16
+                + (rank if free else 15 - rank)
             )
         keys[i] = key
         lo = min(lo, key)

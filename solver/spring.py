@@ -22,7 +22,18 @@ import numpy as np
 
 from .cards import NUM_RANKS, Hand, check_disjoint, check_hand, format_hand, unpack
 from .jit import kernel
-from .movegen import MAX_MOVES, NONE, TABLE_SIZE, Move, as_play, best_ranks, classify, gen_moves
+from .movegen import (
+    ALL_KINDS,
+    MAX_MOVES,
+    NONE,
+    TABLE_SIZE,
+    Move,
+    as_play,
+    best_ranks,
+    classify,
+    gen_moves,
+    size_of,
+)
 from .rules import BOMB, CLASSIC, ROCKET, RuleSet
 
 MEMO_SIZE = 1 << 12
@@ -79,16 +90,6 @@ def _slot(state, size):
 
 
 @kernel
-def _size(packed):
-    """The number of cards in a packed hand: its nibbles summed in parallel."""
-    x = (packed & 0x0F0F0F0F0F0F0F0F) + ((packed >> 4) & 0x0F0F0F0F0F0F0F0F)
-    x += x >> 8
-    x += x >> 16
-    x += x >> 32
-    return x & 0xFF
-
-
-@kernel
 def _lowest(packed):
     r = 0
     while (packed >> (4 * r)) & 15 == 0:
@@ -105,7 +106,7 @@ def _bucket(n, plays, safe, keys, order, out_safe, safe_at, out_risky, risky_at)
     by_group = np.zeros(2 * 16 + 1, np.int64)  # (risky?, lowest rank)
     for i in range(n):
         group = (0 if safe[i] else 16) + _lowest(plays[i])
-        smaller = MAX_LINE - _size(plays[i])
+        smaller = MAX_LINE - size_of(plays[i])
         keys[i] = group << 8 | smaller
         by_size[smaller + 1] += 1
         by_group[group + 1] += 1
@@ -171,7 +172,7 @@ def spring_kernel(land, p1, p2, rules, ws):
     _unbeatable_table(p1, p2, rules, ws[W_THR], minr)
     if minr[ROCKET * 16 + 1] == NONE:
         return 0  # a peasant rocket: nothing is safe, and the hand is not one play
-    n = gen_moves(land, rules, ws[W_ZERO], cards, meta)
+    n = gen_moves(land, rules, ws[W_ZERO], np.int64(ALL_KINDS), cards, meta)
     n_safe = 0
     for i in range(n):  # meta becomes the flag "unbeatable"
         m = meta[i]

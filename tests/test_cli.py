@@ -173,7 +173,10 @@ def test_solve_json_lines_replay():
     for rec in records:
         assert {"name", "question", "answer", "line", "seconds"} <= rec.keys()
         assert rec["answer"] == rec["expect"]
-        assert bool(rec["line"]) == rec["answer"]
+        if rec["question"] == "spring":
+            assert bool(rec["line"]) == rec["answer"]  # a witness for every yes
+        else:
+            assert rec["line"]  # a line to the end of the game either way
 
 
 PUZZLE = """
@@ -209,7 +212,11 @@ def test_solve_top_level_puzzle_and_line(tmp_path):
 BAD_PUZZLES = [
     ('landlord = "3777777"\npeasants = ["4", "5"]\n', "line 1", "6 x 7"),
     ('landlord = "3X"\npeasants = ["4", "5"]\n', "line 1", "unknown card 'X'"),
-    ('[[puzzle]]\nname = "a"\nlandlord = "3"\npeasants = ["4"]\n', "line 4", "two peasants"),
+    (
+        '[[puzzle]]\nname = "a"\nlandlord = "3"\npeasants = ["4", "5", "6"]\n',
+        "line 4",
+        "one or two",
+    ),
     ('[[puzzle]]\nname = "lost"\npeasants = ["4", "5"]\n', "puzzle 'lost'", "no 'landlord'"),
     ('landlord = "3"\npeasants = ["4", "5"]\nexpect = tru\n', "TOML syntax error", "line 3"),
     ("", "", "no puzzle in the file"),
