@@ -12,13 +12,16 @@ from conftest import CASES
 
 import solver.contest
 import solver.movegen
+import solver.search
 import solver.spring
 from solver.cards import parse_hand
+from solver.endgame import parse_position, solve_win
 from solver.movegen import follows, leads
+from solver.search import Searcher
 from solver.spring import solve_many, solve_spring
 
 ROOT = Path(__file__).resolve().parents[1]
-KERNEL_MODULES = (solver.movegen, solver.spring, solver.contest)
+KERNEL_MODULES = (solver.movegen, solver.spring, solver.contest, solver.search)
 
 
 def kernels():
@@ -31,13 +34,15 @@ def kernels():
 
 
 def test_every_kernel_has_exactly_one_signature(shared_cases):
+    """The recursive search above all: numba's cache is only safe for it with one."""
     hand = parse_hand("33344455566677789TBR22")
     for m in leads(hand)[:50]:
         follows(hand, m)
     solve_spring(hand, (parse_hand("4"), parse_hand("5")))
     solve_many(shared_cases["edge_cases"][0])
+    solve_win(Searcher(memory_mb=1, time_limit=60), parse_position("L=45569TKA2 P1=4588TJKB"))
     found = dict(kernels())
-    assert len(found) >= 15
+    assert len(found) >= 20
     for name, dispatcher in found.items():
         assert len(dispatcher.signatures) == 1, (name, dispatcher.signatures)
 
@@ -66,6 +71,17 @@ def test_cold_then_warm_process(tmp_path):
     assert warm.returncode == 0, warm.stderr
     assert warm.stdout == want
     assert warm.stderr == ""
+
+
+@pytest.mark.slow
+def test_cold_then_warm_recursive_search(tmp_path):
+    """The recursive search kernel, loaded from the cache by a second process."""
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [landlord("best", "L=35577TTQQ2 P1=9A", env_extra=cache) for _ in range(2)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+        assert "L to move wins: 8 of 10 first moves win" in run.stdout
+    assert runs[0].stdout == runs[1].stdout
 
 
 def test_same_answers_without_the_jit():
