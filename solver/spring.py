@@ -155,12 +155,8 @@ def _unbeatable_table(p1, p2, rules, thr, minr):
 def spring_kernel(land, p1, p2, rules, ws):
     """Solve one deal; write the witness (packed plays) to ``ws[W_LINE]``; return its length.
 
-    A length of 0 means no spring. The search covers the lowest remaining rank first: it
-    must go either into an unbeatable play or into the one last play, which may be
-    beatable. A state is the cards left and whether the last play is taken.
+    A length of 0 means no spring.
     """
-    ws[W_CLOCK][0] += 1
-    stamp = ws[W_CLOCK][0]
     line = ws[W_LINE]
     packed = 0
     for r in range(NUM_RANKS):
@@ -168,21 +164,43 @@ def spring_kernel(land, p1, p2, rules, ws):
     if classify(land, rules):
         line[0] = packed
         return 1
-    minr, cards, meta = ws[W_MINR], ws[W_CARDS], ws[W_META]
-    _unbeatable_table(p1, p2, rules, ws[W_THR], minr)
-    if minr[ROCKET * 16 + 1] == NONE:
-        return 0  # a peasant rocket: nothing is safe, and the hand is not one play
+    if not unbeatable_table(p1, p2, rules, ws):
+        return 0
+    cards, meta = ws[W_CARDS], ws[W_META]
     n = gen_moves(land, rules, ws[W_ZERO], np.int64(ALL_KINDS), cards, meta)
+    return spring_search(packed, n, cards, meta, ws)
+
+
+@kernel
+def unbeatable_table(p1, p2, rules, ws):
+    """Set ``ws[W_MINR]`` to the lowest unbeatable rank of every shape against both
+    peasants; False when nothing at all is unbeatable (a peasant holds the rocket)."""
+    _unbeatable_table(p1, p2, rules, ws[W_THR], ws[W_MINR])
+    return ws[W_MINR][ROCKET * 16 + 1] != NONE
+
+
+@kernel
+def spring_search(packed, n, cards, metas, ws):
+    """The spring search over the hand's ``n`` plays (all of them, with their metas),
+    against the table :func:`unbeatable_table` set. Returns the witness length or 0.
+
+    The search covers the lowest remaining rank first: it must go either into an
+    unbeatable play or into the one last play, which may be beatable. A state is the
+    cards left and whether the last play is taken.
+    """
+    ws[W_CLOCK][0] += 1
+    stamp = ws[W_CLOCK][0]
+    line, minr, flags = ws[W_LINE], ws[W_MINR], ws[W_META]
     n_safe = 0
-    for i in range(n):  # meta becomes the flag "unbeatable"
-        m = meta[i]
-        meta[i] = (m >> 4) & 15 >= minr[(m & 15) * 16 + (m >> 8)]
-        n_safe += meta[i]
+    for i in range(n):
+        m = metas[i]
+        flags[i] = (m >> 4) & 15 >= minr[(m & 15) * 16 + (m >> 8)]
+        n_safe += flags[i]
     if n_safe == 0:
         return 0
     safe, risky = ws[W_SAFE], ws[W_RISKY]
     safe_at, risky_at = ws[W_SAFE_AT], ws[W_RISKY_AT]
-    _bucket(n, cards, meta, ws[W_KEYS], ws[W_ORDER], safe, safe_at, risky, risky_at)
+    _bucket(n, cards, flags, ws[W_KEYS], ws[W_ORDER], safe, safe_at, risky, risky_at)
     memo_key, memo_stamp = ws[W_KEY], ws[W_STAMP]
     size = memo_key.shape[0]
     stack_h, stack_i, stack_play = ws[W_STACK_H], ws[W_STACK_I], ws[W_STACK_PLAY]
