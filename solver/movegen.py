@@ -120,14 +120,16 @@ def _kickers(h, kinds, minr, meta, lo, hi, main, out_cards, out_meta, n):
 
 
 @kernel
-def gen_moves(h, rules, minr, kinds, out_cards, out_meta):
-    """Write every play from hand ``h`` allowed by ``minr``; return how many.
+def gen_moves(h, rules, minr, kinds, out_cards, out_meta, at):
+    """Write every play from hand ``h`` allowed by ``minr`` from index ``at`` of the
+    buffers on; return how many.
 
     ``kinds`` is a bit mask of the kinds worth looking at (bit ``k`` for kind ``k``):
-    :data:`ALL_KINDS` for a lead, a handful when answering a play.
+    :data:`ALL_KINDS` for a lead, a handful when answering a play. (An offset rather
+    than a slice: a slice is an array object, counted in and out at every call.)
     """
     kinds &= ~rules[R_BANS]
-    n = np.int64(0)  # not a bare 0, which would compile the helpers once more for it
+    n = at
     total = 0
     for r in range(NUM_RANKS):
         total += h[r]
@@ -171,7 +173,7 @@ def gen_moves(h, rules, minr, kinds, out_cards, out_meta):
                         n = _kickers(
                             h, kinds, minr, plane | top, lo, hi, cards, out_cards, out_meta, n
                         )
-    return n
+    return n - at
 
 
 @kernel
@@ -373,7 +375,7 @@ class Move:
 def _run(hand: Hand, rules: RuleSet, minr: np.ndarray, kinds: int) -> list[Move]:
     cards = np.empty(MAX_MOVES, np.int64)
     meta = np.empty(MAX_MOVES, np.int64)
-    n = gen_moves(np.array(hand, np.int64), rules.array(), minr, kinds, cards, meta)
+    n = gen_moves(np.array(hand, np.int64), rules.array(), minr, kinds, cards, meta, np.int64(0))
     return [Move.from_kernel(int(c), int(m)) for c, m in zip(cards[:n], meta[:n], strict=True)]
 
 

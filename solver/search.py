@@ -53,12 +53,11 @@ from .spring import spring_search, unbeatable_table, workspace
 WIN, LOSS, UNKNOWN = 1, 0, -1  # for the landlord's side
 PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
 
-# The search context: a tuple of int64 arrays. These name its slots.
-C_KEY0, C_KEY1, C_KEY2, C_INFO, C_CARDS, C_META, C_SORT, C_STATS = range(8)
-C_MINR, C_CNT0, C_CNT1, C_CNT2, C_BY_KEY = range(8, 13)
-# Counters and limits in ctx[C_STATS].
+# Counters and limits in the search's ``stats`` array.
 S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_STORES = range(6)
 ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
+# Columns of a transposition-table entry: the three packed hands, then the rest.
+T_H0, T_H1, T_H2, T_INFO = range(4)
 
 ARENA = 1 << 19  # moves on the path from the root, all nodes together
 ENTRY_BYTES = 32  # four int64 words a table entry
@@ -69,27 +68,41 @@ SORT_KEYS = 16 * (MAX_SIZE + 1)
 TIME_CHECK = 4095  # look at the clock every 4096 nodes
 
 
-def context(memory_mb: float = DEFAULT_MEMORY_MB) -> tuple[np.ndarray, ...]:
-    """Fresh search buffers: a transposition table of at most ``memory_mb`` megabytes."""
-    entries = 4
-    while entries * 2 * ENTRY_BYTES <= memory_mb * 2**20:
-        entries *= 2
-    sizes = (
-        entries,
-        entries,
-        entries,
-        entries,
-        ARENA,
-        ARENA,
-        ARENA,
-        8,
-        TABLE_SIZE,
-        NUM_RANKS,
-        NUM_RANKS,
-        NUM_RANKS,
-        SORT_KEYS + 1,
-    )
-    return tuple(np.zeros(n, np.int64) for n in sizes)
+class Buffers:
+    """The search's arrays. They are passed to the kernel one by one, not in a tuple:
+    taking an array out of a tuple counts a reference in and out, at every node."""
+
+    def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB) -> None:
+        entries = 4
+        while entries * 2 * ENTRY_BYTES <= memory_mb * 2**20:
+            entries *= 2
+        self.table = np.zeros((entries, 4), np.int64)
+        self.cards = np.zeros(ARENA, np.int64)
+        self.metas = np.zeros(ARENA, np.int64)
+        self.keys = np.zeros(ARENA, np.int64)
+        self.by_key = np.zeros(SORT_KEYS + 1, np.int64)
+        self.stats = np.zeros(8, np.int64)
+        self.minr = np.zeros(TABLE_SIZE, np.int64)
+        self.counts = np.zeros(NUM_RANKS, np.int64)
+        self.opp1 = np.zeros(NUM_RANKS, np.int64)
+        self.opp2 = np.zeros(NUM_RANKS, np.int64)
+        self.ws = workspace()
+
+    def args(self) -> tuple:
+        """The kernel's arguments after the position and rules, in order."""
+        return (
+            self.table,
+            self.cards,
+            self.metas,
+            self.keys,
+            self.by_key,
+            self.stats,
+            self.minr,
+            self.counts,
+            self.opp1,
+            self.opp2,
+            self.ws,
+        )
 
 
 @kernel
@@ -120,14 +133,34 @@ def _deadline_passed(deadline):
 
 
 @kernel
-def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
+def search(
+    h0,
+    h1,
+    h2,
+    mover,
+    table,
+    owner,
+    players,
+    rules,
+    tt,
+    cards,
+    metas,
+    keys,
+    by_key,
+    stats,
+    minr,
+    counts,
+    opp1,
+    opp2,
+    ws,
+    deadline,
+):
     """The value of a position for the landlord's side: WIN, LOSS or UNKNOWN (a limit).
 
     Hands are packed (``h2`` is 0 with two players); ``table`` is the meta of the play to
     beat (0 for a free lead) and ``owner`` its player. One recursive function with one
     type signature: numba's on-disk cache is only safe for recursion of that form.
     """
-    stats = ctx[C_STATS]
     stats[S_NODES] += 1
     if stats[S_NODE_LIMIT] and stats[S_NODES] > stats[S_NODE_LIMIT]:
         stats[S_ABORT] = ABORT_NODES
@@ -138,38 +171,33 @@ def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
     if table == 0:
         owner = 0
     info = mover | owner << 2 | table << 4
-    key0, key1, key2, infos = ctx[C_KEY0], ctx[C_KEY1], ctx[C_KEY2], ctx[C_INFO]
-    slots = _bucket_of(h0, h1, h2, info, key0.shape[0])
+    slots = _bucket_of(h0, h1, h2, info, tt.shape[0])
     for slot in range(slots, slots + 4):
-        e = infos[slot]
-        if e & VALID and e & 0xFFFF == info and key0[slot] == h0 and key1[slot] == h1:
-            if key2[slot] == h2:
+        e = tt[slot, T_INFO]
+        if e & VALID and e & 0xFFFF == info and tt[slot, T_H0] == h0 and tt[slot, T_H1] == h1:
+            if tt[slot, T_H2] == h2:
                 stats[S_HITS] += 1
                 return (e >> 16) & 1
     mine = WIN if mover == 0 else LOSS  # the mover's side winning
     hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
-    counts = ctx[C_CNT0]
     _unpack(hand, counts)
     # 1. the whole hand in one play
     whole = classify(counts, rules)
     if whole and (table == 0 or beats(whole, table)):
         return mine
     # 2. the moves
-    minr = ctx[C_MINR]
     if table == 0:
         minr[:] = 0
         kinds = ALL_KINDS
     else:
         kinds = follow_table(table, minr)
     base = stats[S_TOP]
-    if base + 2 * MAX_MOVES + 1 > ctx[C_CARDS].shape[0]:
+    if base + 2 * MAX_MOVES + 1 > cards.shape[0]:
         stats[S_ABORT] = ABORT_ARENA
         return UNKNOWN
-    cards, metas = ctx[C_CARDS], ctx[C_META]
-    n = gen_moves(counts, rules, minr, kinds, cards[base:], metas[base:])
+    n = gen_moves(counts, rules, minr, kinds, cards, metas, base)
     # 3. on a free lead, a spring against the opponents (the partner simply passes)
     if table == 0:
-        opp1, opp2 = ctx[C_CNT1], ctx[C_CNT2]
         if mover == 0:
             _unpack(h1, opp1)
             _unpack(h2, opp2)
@@ -177,7 +205,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
             _unpack(h0, opp1)
             opp2[:] = 0
         if unbeatable_table(opp1, opp2, rules, ws):
-            if spring_search(hand, n, cards[base:], metas[base:], ws) > 0:
+            if spring_search(hand, n, cards, metas, base, ws) > 0:
                 return mine
     else:  # passing is a move too
         cards[base + n] = 0
@@ -185,7 +213,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
         n += 1
     # 4. ordered
     partner_owns = table != 0 and mover != 0 and owner != 0
-    _order(base, n, table == 0, table != 0, partner_owns, ctx)
+    _order(base, n, table == 0, table != 0, partner_owns, cards, metas, keys, by_key)
     stats[S_TOP] = base + n
     nxt = mover + 1 if mover + 1 < players else 0
     value = 1 - mine
@@ -204,7 +232,28 @@ def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
             c0 = h0 - play if mover == 0 else h0
             c1 = h1 - play if mover == 1 else h1
             c2 = h2 - play if mover == 2 else h2
-        v = search(c0, c1, c2, nxt, child_table, child_owner, players, rules, ctx, ws, deadline)
+        v = search(
+            c0,
+            c1,
+            c2,
+            nxt,
+            child_table,
+            child_owner,
+            players,
+            rules,
+            tt,
+            cards,
+            metas,
+            keys,
+            by_key,
+            stats,
+            minr,
+            counts,
+            opp1,
+            opp2,
+            ws,
+            deadline,
+        )
         if v == UNKNOWN or v == mine:
             value = v
             break
@@ -215,19 +264,19 @@ def search(h0, h1, h2, mover, table, owner, players, rules, ctx, ws, deadline):
     weight = size_of(h0) + size_of(h1) + size_of(h2)
     victim = slots
     for slot in range(slots, slots + 4):
-        if not infos[slot] & VALID:
+        if not tt[slot, T_INFO] & VALID:
             victim = slot
             break
-        if infos[slot] >> 18 < infos[victim] >> 18:
+        if tt[slot, T_INFO] >> 18 < tt[victim, T_INFO] >> 18:
             victim = slot
-    key0[victim], key1[victim], key2[victim] = h0, h1, h2
-    infos[victim] = info | value << 16 | VALID | weight << 18
+    tt[victim, T_H0], tt[victim, T_H1], tt[victim, T_H2] = h0, h1, h2
+    tt[victim, T_INFO] = info | value << 16 | VALID | weight << 18
     stats[S_STORES] += 1
     return value
 
 
 @kernel
-def _order(base, n, free, has_pass, pass_first, ctx):
+def _order(base, n, free, has_pass, pass_first, cards, metas, keys, by_key):
     """Sort the moves in ``base .. base + n`` of the arena (a stable counting sort).
 
     More cards first; then, on a free lead, low ranks first (shed the weak cards, keep
@@ -236,7 +285,6 @@ def _order(base, n, free, has_pass, pass_first, ctx):
     (Measured: this order needs about half the nodes of "plays no opponent can beat
     first" on the published endgames and on random deals.)
     """
-    cards, metas, keys, by_key = ctx[C_CARDS], ctx[C_META], ctx[C_SORT], ctx[C_BY_KEY]
     plays = n - 1 if has_pass else n
     lo = SORT_KEYS
     hi = 0
@@ -362,8 +410,7 @@ class Searcher:
         time_limit: float | None = None,
         node_limit: int | None = None,
     ) -> None:
-        self.ctx = context(memory_mb)
-        self.ws = workspace()
+        self.buffers = Buffers(memory_mb)
         self.time_limit = time_limit
         self.node_limit = node_limit or 0
         self.stats = SearchStats()
@@ -373,7 +420,7 @@ class Searcher:
     def start(self, rules: RuleSet) -> None:
         """Begin a new question: an empty table (so that node counts never depend on what
         was asked before), fresh counters, and the clock."""
-        self.ctx[C_INFO][:] = 0
+        self.buffers.table[:, T_INFO] = 0
         self._rules = rules
         self.stats = SearchStats()
         self._started = time.perf_counter()
@@ -387,7 +434,7 @@ class Searcher:
         done = pos.winner
         if done is not None:
             return done
-        stats = self.ctx[C_STATS]
+        stats = self.buffers.stats
         stats[:] = 0
         stats[S_NODE_LIMIT] = max(0, self.node_limit - self.stats.nodes) if self.node_limit else 0
         if self.node_limit and stats[S_NODE_LIMIT] == 0:
@@ -405,8 +452,7 @@ class Searcher:
             owner,
             pos.players,
             pos.rules.array(),
-            self.ctx,
-            self.ws,
+            *self.buffers.args(),
             self._deadline,
         )
         self.stats.nodes += int(stats[S_NODES])

@@ -98,15 +98,16 @@ def _lowest(packed):
 
 
 @kernel
-def _bucket(n, plays, safe, keys, order, out_safe, safe_at, out_risky, risky_at):
-    """Split packed ``plays`` by ``safe[i]`` and group each part by lowest rank
-    (``at[r] .. at[r + 1]``), largest first inside a group: long plays finish a search
-    sooner and make shorter lines. Two counting sorts; ``keys`` and ``order`` are scratch."""
+def _bucket(n, plays, at, safe, keys, order, out_safe, safe_at, out_risky, risky_at):
+    """Split the ``n`` packed plays from ``plays[at]`` on by ``safe[i]``, and group each
+    part by lowest rank (``safe_at[r] .. safe_at[r + 1]``, the same for the risky ones),
+    largest first inside a group: long plays finish a search sooner and make shorter
+    lines. Two counting sorts; ``keys`` and ``order`` are scratch."""
     by_size = np.zeros(MAX_LINE + 2, np.int64)
     by_group = np.zeros(2 * 16 + 1, np.int64)  # (risky?, lowest rank)
     for i in range(n):
-        group = (0 if safe[i] else 16) + _lowest(plays[i])
-        smaller = MAX_LINE - size_of(plays[i])
+        group = (0 if safe[i] else 16) + _lowest(plays[at + i])
+        smaller = MAX_LINE - size_of(plays[at + i])
         keys[i] = group << 8 | smaller
         by_size[smaller + 1] += 1
         by_group[group + 1] += 1
@@ -125,12 +126,12 @@ def _bucket(n, plays, safe, keys, order, out_safe, safe_at, out_risky, risky_at)
     for j in range(n):
         i = order[j]
         group = keys[i] >> 8
-        at = by_group[group]
+        slot = by_group[group]
         by_group[group] += 1
         if group < 16:
-            out_safe[at] = plays[i]
+            out_safe[slot] = plays[at + i]
         else:
-            out_risky[at - n_safe] = plays[i]
+            out_risky[slot - n_safe] = plays[at + i]
 
 
 @kernel
@@ -167,8 +168,9 @@ def spring_kernel(land, p1, p2, rules, ws):
     if not unbeatable_table(p1, p2, rules, ws):
         return 0
     cards, meta = ws[W_CARDS], ws[W_META]
-    n = gen_moves(land, rules, ws[W_ZERO], np.int64(ALL_KINDS), cards, meta)
-    return spring_search(packed, n, cards, meta, ws)
+    zero = np.int64(0)
+    n = gen_moves(land, rules, ws[W_ZERO], np.int64(ALL_KINDS), cards, meta, zero)
+    return spring_search(packed, n, cards, meta, zero, ws)
 
 
 @kernel
@@ -180,9 +182,10 @@ def unbeatable_table(p1, p2, rules, ws):
 
 
 @kernel
-def spring_search(packed, n, cards, metas, ws):
-    """The spring search over the hand's ``n`` plays (all of them, with their metas),
-    against the table :func:`unbeatable_table` set. Returns the witness length or 0.
+def spring_search(packed, n, cards, metas, at, ws):
+    """The spring search over the hand's ``n`` plays (all of them, with their metas, from
+    index ``at`` on), against the table :func:`unbeatable_table` set. Returns the
+    witness length or 0.
 
     The search covers the lowest remaining rank first: it must go either into an
     unbeatable play or into the one last play, which may be beatable. A state is the
@@ -193,14 +196,14 @@ def spring_search(packed, n, cards, metas, ws):
     line, minr, flags = ws[W_LINE], ws[W_MINR], ws[W_META]
     n_safe = 0
     for i in range(n):
-        m = metas[i]
+        m = metas[at + i]
         flags[i] = (m >> 4) & 15 >= minr[(m & 15) * 16 + (m >> 8)]
         n_safe += flags[i]
     if n_safe == 0:
         return 0
     safe, risky = ws[W_SAFE], ws[W_RISKY]
     safe_at, risky_at = ws[W_SAFE_AT], ws[W_RISKY_AT]
-    _bucket(n, cards, flags, ws[W_KEYS], ws[W_ORDER], safe, safe_at, risky, risky_at)
+    _bucket(n, cards, at, flags, ws[W_KEYS], ws[W_ORDER], safe, safe_at, risky, risky_at)
     memo_key, memo_stamp = ws[W_KEY], ws[W_STAMP]
     size = memo_key.shape[0]
     stack_h, stack_i, stack_play = ws[W_STACK_H], ws[W_STACK_I], ws[W_STACK_PLAY]
