@@ -46,7 +46,7 @@ def _lead_loop(hands, rules, minr, cards, meta, repeat):
     total = 0
     for _ in range(repeat):
         for k in range(hands.shape[0]):
-            total += gen_moves(hands[k], rules, minr, np.int64(ALL_KINDS), cards, meta)
+            total += gen_moves(hands[k], rules, minr, np.int64(ALL_KINDS), cards, meta, np.int64(0))
     return total
 
 

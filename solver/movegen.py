@@ -89,16 +89,20 @@ def _kickers(h, kinds, minr, meta, lo, hi, main, out_cards, out_meta, n):
         return n
     width = 2 if kind == TRIO_PAIR or kind == QUAD_PAIRS or kind == PLANE_PAIRS else 1
     count = length if kind == PLANE_SINGLES or kind == PLANE_PAIRS else 1 + (kind >= QUAD_SINGLES)
-    cand = np.empty(NUM_RANKS, np.int64)
+    cand = 0  # the candidate ranks, four bits each (no array: no allocation)
     c = 0
     for r in range(NUM_RANKS):
         if (r < lo or r > hi) and h[r] >= width:
-            cand[c] = r
+            cand |= r << (4 * c)
             c += 1
     if c < count:
         return n
     both = 0  # the bit pattern of "both jokers" among the candidates, if present
-    if c >= 2 and cand[c - 2] == BLACK_JOKER and cand[c - 1] == RED_JOKER:
+    if (
+        c >= 2
+        and (cand >> (4 * (c - 2))) & 15 == BLACK_JOKER
+        and (cand >> (4 * (c - 1))) == RED_JOKER
+    ):
         both = (1 << (c - 2)) | (1 << (c - 1))
     mask = (1 << count) - 1
     while mask < (1 << c):
@@ -108,7 +112,7 @@ def _kickers(h, kinds, minr, meta, lo, hi, main, out_cards, out_meta, n):
             i = 0
             while m:
                 if m & 1:
-                    cards += width << (4 * cand[i])
+                    cards += width << (4 * ((cand >> (4 * i)) & 15))
                 m >>= 1
                 i += 1
             n = _emit(out_cards, out_meta, n, cards, meta)

@@ -159,7 +159,7 @@ def spring_kernel(land, p1, p2, rules, ws):
     A length of 0 means no spring.
     """
     line = ws[W_LINE]
-    packed = 0
+    packed = np.int64(0)  # not a bare 0, which would compile the callees once more
     for r in range(NUM_RANKS):
         packed |= land[r] << (4 * r)
     if classify(land, rules):
