@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import IO
 
@@ -68,7 +69,13 @@ def judge(file: IO[bytes]) -> None:
 
 
 def _limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
-    """The search limits shared by the commands that search."""
+    """The rule options and search limits shared by the commands that search."""
+    f = click.option(
+        "--ban",
+        multiple=True,
+        type=click.Choice(BANNABLE),
+        help="Ban a combination kind, on top of the puzzle's own bans (repeatable).",
+    )(f)
     f = click.option(
         "--time-limit",
         type=click.FloatRange(min=0, min_open=True),
@@ -100,6 +107,7 @@ def solve(
     as_json: bool,
     question: str | None,
     all_moves: bool,
+    ban: tuple[str, ...],
     time_limit: float | None,
     max_memory: float,
 ) -> None:
@@ -109,7 +117,7 @@ def solve(
     puzzle is malformed (the others are still solved), 3 when a limit left some answer
     unknown.
     """
-    from solver.errors import InputFileError
+    from solver.errors import InputFileError, LandlordError
     from solver.puzzles import load_file, puzzle_files
 
     _compile_notice("spring", "search")
@@ -123,7 +131,12 @@ def solve(
                 errors += 1
                 click.echo(f"error: {item}", err=True)
                 continue
-            sol = solver.solve(item, question)
+            try:
+                sol = solver.solve(replace(item, rules=item.rules.with_bans(ban)), question)
+            except LandlordError as e:
+                errors += 1
+                click.echo(f"error: {item.file}, puzzle {item.name!r}: {e}", err=True)
+                continue
             solved += 1
             mismatches += sol.mismatch
             unknown += sol.answer is None
@@ -141,16 +154,17 @@ def solve(
         sys.exit(3)
 
 
-def _positions(target: str) -> list[tuple[str, object]]:
+def _positions(target: str, bans: tuple[str, ...]) -> list[tuple[str, object]]:
     """(name, position) pairs from a puzzle file or folder, or one inline position."""
     from solver.endgame import parse_position
     from solver.errors import InputFileError, LandlordError
     from solver.puzzles import load_file, puzzle_files
+    from solver.rules import CLASSIC
 
     path = Path(target)
     if not path.exists():
         try:
-            return [(target, parse_position(target))]
+            return [(target, parse_position(target, CLASSIC.with_bans(bans)))]
         except LandlordError as e:
             raise InputError(f"{e} (and no file {target!r} exists)") from None
     out = []
@@ -158,7 +172,10 @@ def _positions(target: str) -> list[tuple[str, object]]:
         for item in load_file(f):
             if isinstance(item, InputFileError):
                 raise InputError(str(item))
-            out.append((item.name, item.position()))
+            try:
+                out.append((item.name, replace(item, rules=item.rules.with_bans(bans)).position()))
+            except LandlordError as e:
+                raise InputError(f"{item.file}, puzzle {item.name!r}: {e}") from None
     return out
 
 
@@ -168,7 +185,12 @@ def _positions(target: str) -> list[tuple[str, object]]:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per position.")
 @_limits
 def best(
-    target: str, lines: bool, as_json: bool, time_limit: float | None, max_memory: float
+    target: str,
+    lines: bool,
+    as_json: bool,
+    ban: tuple[str, ...],
+    time_limit: float | None,
+    max_memory: float,
 ) -> None:
     """Print every first move of a position with its outcome: which plays still win?
 
@@ -181,7 +203,7 @@ def best(
 
     searcher = Searcher(max_memory, time_limit)
     unknown = False
-    for name, pos in _positions(target):
+    for name, pos in _positions(target, ban):
         result = solve_win(searcher, pos, all_moves=True, lines=lines)
         mover = SHORT_NAMES[pos.to_move]
         mine = WIN if pos.to_move == 0 else 1 - WIN
@@ -243,7 +265,12 @@ def _verdict(value: int, mine: int) -> str:
 )
 @_limits
 def play(
-    file: Path, name: str | None, side: str | None, time_limit: float | None, max_memory: float
+    file: Path,
+    name: str | None,
+    side: str | None,
+    ban: tuple[str, ...],
+    time_limit: float | None,
+    max_memory: float,
 ) -> None:
     """Play a puzzle in the terminal against the solver, which answers every move
     perfectly and tells you when a move throws away a won position.
@@ -266,7 +293,7 @@ def play(
         raise InputError(f"{file}: no puzzle named {name!r}")
     puzzle = chosen[0]
     try:
-        pos = puzzle.position()
+        pos = replace(puzzle, rules=puzzle.rules.with_bans(ban)).position()
     except LandlordError as e:
         raise InputError(f"{file}, puzzle {puzzle.name!r}: {e}") from None
     _compile_notice("search")

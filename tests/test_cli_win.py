@@ -113,3 +113,11 @@ def test_play_a_game_and_hear_about_a_thrown_away_win(tmp_path):
     assert result.exit_code == 0, result.output
     assert "throws away" not in result.stdout
     assert result.stdout.rstrip().endswith("You win.")
+
+
+def test_bans_on_the_command_line():
+    # 3334 is one play; without trio + single the 4 is left to be beaten by the 5
+    spec = "L=3334 P1=5"
+    assert "L to move loses" in run("best", spec, "--ban", "trio+single").stdout
+    assert "L to move wins" in run("best", spec).stdout
+    assert run("best", spec, "--ban", "bomb").exit_code == 2
