@@ -116,8 +116,8 @@ def test_play_a_game_and_hear_about_a_thrown_away_win(tmp_path):
 
 
 def test_bans_on_the_command_line():
-    # 3334 is one play; without trio + single the 4 is left to be beaten by the 5
-    spec = "L=3334 P1=5"
+    # with trio + single, 3334 then 5; without it two singles are left for the 6 to beat
+    spec = "L=33345 P1=6"
     assert "L to move loses" in run("best", spec, "--ban", "trio+single").stdout
     assert "L to move wins" in run("best", spec).stdout
     assert run("best", spec, "--ban", "bomb").exit_code == 2
