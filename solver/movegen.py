@@ -184,7 +184,7 @@ def gen_moves(h, rules, minr, kinds, out_cards, out_meta, at):
 def follow_table(table, minr):
     """Fill ``minr`` so that the generator yields exactly the plays that beat ``table``;
     return the mask of the kinds that can."""
-    minr[:] = NONE
+    minr[:TABLE_SIZE] = NONE
     kind = table & 15
     rank = (table >> 4) & 15
     if kind == ROCKET:

@@ -53,11 +53,14 @@ from .spring import spring_search, unbeatable_table, workspace
 WIN, LOSS, UNKNOWN = 1, 0, -1  # for the landlord's side
 PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
 
-# Counters and limits in the search's ``stats`` array.
+# Counters and limits in the search's stats row.
 S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_STORES = range(6)
 ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
 # Columns of a transposition-table entry: the three packed hands, then the rest.
 T_H0, T_H1, T_H2, T_INFO = range(4)
+# Rows of the move arena (the moves of every node on the path) and of the scratch array.
+A_CARDS, A_METAS, A_KEYS, A_ROWS = 0, 1, 2, 3
+X_STATS, X_MINR, X_COUNTS, X_OPP1, X_OPP2, X_BY_KEY, X_ROWS = range(7)
 
 ARENA = 1 << 19  # moves on the path from the root, all nodes together
 ENTRY_BYTES = 32  # four int64 words a table entry
@@ -69,40 +72,26 @@ TIME_CHECK = 4095  # look at the clock every 4096 nodes
 
 
 class Buffers:
-    """The search's arrays. They are passed to the kernel one by one, not in a tuple:
-    taking an array out of a tuple counts a reference in and out, at every node."""
+    """The search's arrays: a few 2-D arrays rather than many 1-D ones, because every
+    array a numba function receives is reference-counted in and out at each call, and
+    the search is one call per node."""
 
     def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB) -> None:
         entries = 4
         while entries * 2 * ENTRY_BYTES <= memory_mb * 2**20:
             entries *= 2
         self.table = np.zeros((entries, 4), np.int64)
-        self.cards = np.zeros(ARENA, np.int64)
-        self.metas = np.zeros(ARENA, np.int64)
-        self.keys = np.zeros(ARENA, np.int64)
-        self.by_key = np.zeros(SORT_KEYS + 1, np.int64)
-        self.stats = np.zeros(8, np.int64)
-        self.minr = np.zeros(TABLE_SIZE, np.int64)
-        self.counts = np.zeros(NUM_RANKS, np.int64)
-        self.opp1 = np.zeros(NUM_RANKS, np.int64)
-        self.opp2 = np.zeros(NUM_RANKS, np.int64)
+        self.arena = np.zeros((A_ROWS, ARENA), np.int64)
+        self.scratch = np.zeros((X_ROWS, SORT_KEYS + 1), np.int64)
         self.ws = workspace()
+
+    @property
+    def stats(self) -> np.ndarray:
+        return self.scratch[X_STATS]
 
     def args(self) -> tuple:
         """The kernel's arguments after the position and rules, in order."""
-        return (
-            self.table,
-            self.cards,
-            self.metas,
-            self.keys,
-            self.by_key,
-            self.stats,
-            self.minr,
-            self.counts,
-            self.opp1,
-            self.opp2,
-            self.ws,
-        )
+        return self.table, self.arena, self.scratch, self.ws
 
 
 @kernel
@@ -133,40 +122,21 @@ def _deadline_passed(deadline):
 
 
 @kernel
-def search(
-    h0,
-    h1,
-    h2,
-    mover,
-    table,
-    owner,
-    players,
-    rules,
-    tt,
-    cards,
-    metas,
-    keys,
-    by_key,
-    stats,
-    minr,
-    counts,
-    opp1,
-    opp2,
-    ws,
-    deadline,
-):
+def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, ws, deadline):
     """The value of a position for the landlord's side: WIN, LOSS or UNKNOWN (a limit).
 
     Hands are packed (``h2`` is 0 with two players); ``table`` is the meta of the play to
     beat (0 for a free lead) and ``owner`` its player. One recursive function with one
     type signature: numba's on-disk cache is only safe for recursion of that form.
     """
-    stats[S_NODES] += 1
-    if stats[S_NODE_LIMIT] and stats[S_NODES] > stats[S_NODE_LIMIT]:
-        stats[S_ABORT] = ABORT_NODES
-    elif stats[S_NODES] & TIME_CHECK == 0 and _deadline_passed(deadline):
-        stats[S_ABORT] = ABORT_TIME
-    if stats[S_ABORT]:
+    nodes = scratch[X_STATS, S_NODES] + 1
+    scratch[X_STATS, S_NODES] = nodes
+    limit = scratch[X_STATS, S_NODE_LIMIT]
+    if limit and nodes > limit:
+        scratch[X_STATS, S_ABORT] = ABORT_NODES
+    elif nodes & TIME_CHECK == 0 and _deadline_passed(deadline):
+        scratch[X_STATS, S_ABORT] = ABORT_TIME
+    if scratch[X_STATS, S_ABORT]:
         return UNKNOWN
     if table == 0:
         owner = 0
@@ -176,10 +146,11 @@ def search(
         e = tt[slot, T_INFO]
         if e & VALID and e & 0xFFFF == info and tt[slot, T_H0] == h0 and tt[slot, T_H1] == h1:
             if tt[slot, T_H2] == h2:
-                stats[S_HITS] += 1
+                scratch[X_STATS, S_HITS] += 1
                 return (e >> 16) & 1
     mine = WIN if mover == 0 else LOSS  # the mover's side winning
     hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
+    counts, minr = scratch[X_COUNTS], scratch[X_MINR]
     _unpack(hand, counts)
     # 1. the whole hand in one play
     whole = classify(counts, rules)
@@ -187,23 +158,25 @@ def search(
         return mine
     # 2. the moves
     if table == 0:
-        minr[:] = 0
+        minr[:TABLE_SIZE] = 0
         kinds = ALL_KINDS
     else:
         kinds = follow_table(table, minr)
-    base = stats[S_TOP]
-    if base + 2 * MAX_MOVES + 1 > cards.shape[0]:
-        stats[S_ABORT] = ABORT_ARENA
+    base = scratch[X_STATS, S_TOP]
+    if base + 2 * MAX_MOVES + 1 > arena.shape[1]:
+        scratch[X_STATS, S_ABORT] = ABORT_ARENA
         return UNKNOWN
+    cards, metas = arena[A_CARDS], arena[A_METAS]
     n = gen_moves(counts, rules, minr, kinds, cards, metas, base)
     # 3. on a free lead, a spring against the opponents (the partner simply passes)
     if table == 0:
+        opp1, opp2 = scratch[X_OPP1], scratch[X_OPP2]
         if mover == 0:
             _unpack(h1, opp1)
             _unpack(h2, opp2)
         else:
             _unpack(h0, opp1)
-            opp2[:] = 0
+            opp2[:NUM_RANKS] = 0
         if unbeatable_table(opp1, opp2, rules, ws):
             if spring_search(hand, n, cards, metas, base, ws) > 0:
                 return mine
@@ -213,8 +186,8 @@ def search(
         n += 1
     # 4. ordered
     partner_owns = table != 0 and mover != 0 and owner != 0
-    _order(base, n, table == 0, table != 0, partner_owns, cards, metas, keys, by_key)
-    stats[S_TOP] = base + n
+    _order(base, n, table == 0, table != 0, partner_owns, arena, scratch[X_BY_KEY])
+    scratch[X_STATS, S_TOP] = base + n
     nxt = mover + 1 if mover + 1 < players else 0
     value = 1 - mine
     for i in range(base, base + n):
@@ -242,22 +215,15 @@ def search(
             players,
             rules,
             tt,
-            cards,
-            metas,
-            keys,
-            by_key,
-            stats,
-            minr,
-            counts,
-            opp1,
-            opp2,
+            arena,
+            scratch,
             ws,
             deadline,
         )
         if v == UNKNOWN or v == mine:
             value = v
             break
-    stats[S_TOP] = base
+    scratch[X_STATS, S_TOP] = base
     if value == UNKNOWN:
         return UNKNOWN
     # store, replacing an empty entry or the one with the fewest cards
@@ -271,12 +237,12 @@ def search(
             victim = slot
     tt[victim, T_H0], tt[victim, T_H1], tt[victim, T_H2] = h0, h1, h2
     tt[victim, T_INFO] = info | value << 16 | VALID | weight << 18
-    stats[S_STORES] += 1
+    scratch[X_STATS, S_STORES] += 1
     return value
 
 
 @kernel
-def _order(base, n, free, has_pass, pass_first, cards, metas, keys, by_key):
+def _order(base, n, free, has_pass, pass_first, arena, by_key):
     """Sort the moves in ``base .. base + n`` of the arena (a stable counting sort).
 
     More cards first; then, on a free lead, low ranks first (shed the weak cards, keep
@@ -285,6 +251,7 @@ def _order(base, n, free, has_pass, pass_first, cards, metas, keys, by_key):
     (Measured: this order needs about half the nodes of "plays no opponent can beat
     first" on the published endgames and on random deals.)
     """
+    cards, metas, keys = arena[A_CARDS], arena[A_METAS], arena[A_KEYS]
     plays = n - 1 if has_pass else n
     lo = SORT_KEYS
     hi = 0

@@ -42,36 +42,18 @@ NIBBLE_TOPS = 0x888888888888888  # the top bit of each of the 15 four-bit rank f
 
 LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used
 
-# The workspace is a tuple of int64 arrays, reused from deal to deal and never cleared
-# (a per-deal stamp tells the memo's entries apart). These name its slots.
+# The workspace is one 2-D int64 array (a row each, reused from deal to deal and never
+# cleared: a per-deal stamp tells the memo's entries apart), so that it travels to a
+# kernel as one object. These name its rows.
 W_CLOCK, W_THR, W_MINR, W_ZERO, W_CARDS, W_META, W_SAFE, W_RISKY = range(8)
 W_SAFE_AT, W_RISKY_AT, W_KEY, W_STAMP, W_STACK_H, W_STACK_I, W_STACK_PLAY, W_LINE = range(8, 16)
 W_KEYS, W_ORDER = 16, 17
-_SIZES = (
-    1,
-    TABLE_SIZE,
-    TABLE_SIZE,
-    TABLE_SIZE,
-    MAX_MOVES,
-    MAX_MOVES,
-    MAX_MOVES,
-    MAX_MOVES,
-    NUM_RANKS + 1,
-    NUM_RANKS + 1,
-    MEMO_SIZE,
-    MEMO_SIZE,
-    MAX_LINE,
-    MAX_LINE,
-    MAX_LINE,
-    MAX_LINE,
-    MAX_MOVES,
-    MAX_MOVES,
-)
+W_ROWS = 18
 
 
-def workspace() -> tuple[np.ndarray, ...]:
+def workspace() -> np.ndarray:
     """Fresh buffers for :func:`spring_kernel`."""
-    return tuple(np.zeros(n, np.int64) for n in _SIZES)
+    return np.zeros((W_ROWS, MAX_MOVES), np.int64)
 
 
 @kernel
@@ -137,14 +119,14 @@ def _bucket(n, plays, at, safe, keys, order, out_safe, safe_at, out_risky, risky
 @kernel
 def _unbeatable_table(p1, p2, rules, thr, minr):
     """Fill ``minr`` with the lowest unbeatable rank of every shape, given both peasants."""
-    thr[:] = -1
+    thr[:TABLE_SIZE] = -1
     best_ranks(p1, rules, thr)
     best_ranks(p2, rules, thr)
     # a play is unbeatable when no peasant holds a higher one of its shape: rank >= best
     if thr[ROCKET * 16 + 1] >= 0:  # a peasant rocket beats everything
-        minr[:] = NONE
+        minr[:TABLE_SIZE] = NONE
     elif thr[BOMB * 16 + 1] >= 0:  # a peasant bomb beats every non-bomb
-        minr[:] = NONE
+        minr[:TABLE_SIZE] = NONE
         minr[BOMB * 16 + 1] = thr[BOMB * 16 + 1]
         minr[ROCKET * 16 + 1] = 0
     else:
@@ -205,7 +187,7 @@ def spring_search(packed, n, cards, metas, at, ws):
     safe_at, risky_at = ws[W_SAFE_AT], ws[W_RISKY_AT]
     _bucket(n, cards, at, flags, ws[W_KEYS], ws[W_ORDER], safe, safe_at, risky, risky_at)
     memo_key, memo_stamp = ws[W_KEY], ws[W_STAMP]
-    size = memo_key.shape[0]
+    size = MEMO_SIZE
     stack_h, stack_i, stack_play = ws[W_STACK_H], ws[W_STACK_I], ws[W_STACK_PLAY]
     depth = np.int64(0)  # not a bare 0, which would compile the helpers once more for it
     stack_h[0] = packed
@@ -285,7 +267,7 @@ def solve_spring(
     landlord: Hand,
     peasants: tuple[Hand, Hand],
     rules: RuleSet = CLASSIC,
-    ws: tuple[np.ndarray, ...] | None = None,
+    ws: np.ndarray | None = None,
 ) -> SpringResult:
     """Answer the spring question for validated hands; a yes carries its witness line.
 
