@@ -227,8 +227,10 @@ def classify(h, rules):
     distinct = 0
     lo = -1
     hi = -1
-    mult = np.zeros(9, np.int64)  # how many ranks hold 0, 1, 2, ... cards
-    top = np.full(9, -1, np.int64)  # the highest rank holding exactly that many
+    # how many ranks hold exactly 1, 2, 3, 4 cards (packed, a byte each: no allocation),
+    # and the highest rank holding 3 and 4
+    mult = 0
+    top3 = top4 = -1
     for r in range(NUM_RANKS):
         c = h[r]
         if c:
@@ -237,9 +239,13 @@ def classify(h, rules):
             if lo < 0:
                 lo = r
             hi = r
-            if c < 9:
-                mult[c] += 1
-                top[c] = r
+            if c <= 4:
+                mult += 1 << (8 * (c - 1))
+            if c == 3:
+                top3 = r
+            elif c == 4:
+                top4 = r
+    ones, twos, threes, fours = mult & 255, (mult >> 8) & 255, (mult >> 16) & 255, mult >> 24
     if total == 0:
         return 0
     if distinct == 1:
@@ -248,19 +254,19 @@ def classify(h, rules):
             return kind | lo << 4 | 1 << 8
     if total == 2 and h[BLACK_JOKER] == 1 and h[RED_JOKER] == 1 and not (bans >> ROCKET) & 1:
         return ROCKET | RED_JOKER << 4 | 1 << 8
-    if distinct == 2 and mult[3] == 1 and mult[1] == 1 and not (bans >> TRIO_SINGLE) & 1:
-        return TRIO_SINGLE | top[3] << 4 | 1 << 8
-    if distinct == 2 and mult[3] == 1 and mult[2] == 1 and not (bans >> TRIO_PAIR) & 1:
-        return TRIO_PAIR | top[3] << 4 | 1 << 8
-    if distinct == 3 and mult[4] == 1:
+    if distinct == 2 and threes == 1 and ones == 1 and not (bans >> TRIO_SINGLE) & 1:
+        return TRIO_SINGLE | top3 << 4 | 1 << 8
+    if distinct == 2 and threes == 1 and twos == 1 and not (bans >> TRIO_PAIR) & 1:
+        return TRIO_PAIR | top3 << 4 | 1 << 8
+    if distinct == 3 and fours == 1:
         joker_pair = h[BLACK_JOKER] == 1 and h[RED_JOKER] == 1
-        if mult[1] == 2 and not joker_pair and not (bans >> QUAD_SINGLES) & 1:
-            return QUAD_SINGLES | top[4] << 4 | 1 << 8
-        if mult[2] == 2 and not (bans >> QUAD_PAIRS) & 1:
-            return QUAD_PAIRS | top[4] << 4 | 1 << 8
+        if ones == 2 and not joker_pair and not (bans >> QUAD_SINGLES) & 1:
+            return QUAD_SINGLES | top4 << 4 | 1 << 8
+        if twos == 2 and not (bans >> QUAD_PAIRS) & 1:
+            return QUAD_PAIRS | top4 << 4 | 1 << 8
     # chains: every rank the same count, consecutive, within 3..A
     for width in range(1, 4):
-        if mult[width] == distinct and hi <= ACE and hi - lo + 1 == distinct:
+        if (mult >> (8 * (width - 1))) & 255 == distinct and hi <= ACE and hi - lo + 1 == distinct:
             kind = CHAIN_KIND[width]
             if distinct >= MIN_LINKS[width] and not (bans >> kind) & 1:
                 return kind | hi << 4 | distinct << 8
