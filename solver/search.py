@@ -150,48 +150,18 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
                 return (e >> 16) & 1
     mine = WIN if mover == 0 else LOSS  # the mover's side winning
     hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
-    counts, minr = scratch[X_COUNTS], scratch[X_MINR]
-    _unpack(hand, counts)
-    # 1. the whole hand in one play
-    whole = classify(counts, rules)
-    if whole and (table == 0 or beats(whole, table)):
-        return mine
-    # 2. the moves
-    if table == 0:
-        minr[:TABLE_SIZE] = 0
-        kinds = ALL_KINDS
-    else:
-        kinds = follow_table(table, minr)
     base = scratch[X_STATS, S_TOP]
     if base + 2 * MAX_MOVES + 1 > arena.shape[1]:
         scratch[X_STATS, S_ABORT] = ABORT_ARENA
         return UNKNOWN
-    cards, metas = arena[A_CARDS], arena[A_METAS]
-    n = gen_moves(counts, rules, minr, kinds, cards, metas, base)
-    # 3. on a free lead, a spring against the opponents (the partner simply passes)
-    if table == 0:
-        opp1, opp2 = scratch[X_OPP1], scratch[X_OPP2]
-        if mover == 0:
-            _unpack(h1, opp1)
-            _unpack(h2, opp2)
-        else:
-            _unpack(h0, opp1)
-            opp2[:NUM_RANKS] = 0
-        if unbeatable_table(opp1, opp2, rules, ws):
-            if spring_search(hand, n, cards, metas, base, ws) > 0:
-                return mine
-    else:  # passing is a move too
-        cards[base + n] = 0
-        metas[base + n] = 0
-        n += 1
-    # 4. ordered
-    partner_owns = table != 0 and mover != 0 and owner != 0
-    _order(base, n, table == 0, table != 0, partner_owns, arena, scratch[X_BY_KEY])
+    n = _expand(h0, h1, h2, mover, table, owner, rules, base, arena, scratch, ws)
+    if n < 0:
+        return mine
     scratch[X_STATS, S_TOP] = base + n
     nxt = mover + 1 if mover + 1 < players else 0
     value = 1 - mine
     for i in range(base, base + n):
-        play = cards[i]
+        play = arena[A_CARDS, i]
         if play == 0:  # pass: the table clears when the turn reaches its owner
             child_table = 0 if nxt == owner else table
             child_owner = owner
@@ -200,7 +170,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
             if play == hand:
                 value = mine
                 break
-            child_table = metas[i]
+            child_table = arena[A_METAS, i]
             child_owner = mover
             c0 = h0 - play if mover == 0 else h0
             c1 = h1 - play if mover == 1 else h1
@@ -239,6 +209,51 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
     tt[victim, T_INFO] = info | value << 16 | VALID | weight << 18
     scratch[X_STATS, S_STORES] += 1
     return value
+
+
+@kernel
+def _expand(h0, h1, h2, mover, table, owner, rules, base, arena, scratch, ws):
+    """Write the mover's moves, ordered, to the arena from ``base`` on and return how
+    many; or -1 when an exact quick check finds that the mover wins at once.
+
+    Kept apart from the recursive :func:`search`, whose control flow defeats numba's
+    pruning of reference counts: the array views made here cost nothing there.
+    """
+    hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
+    counts, minr = scratch[X_COUNTS], scratch[X_MINR]
+    _unpack(hand, counts)
+    # 1. the whole hand in one play
+    whole = classify(counts, rules)
+    if whole and (table == 0 or beats(whole, table)):
+        return -1
+    # 2. the moves
+    if table == 0:
+        minr[:TABLE_SIZE] = 0
+        kinds = ALL_KINDS
+    else:
+        kinds = follow_table(table, minr)
+    cards, metas = arena[A_CARDS], arena[A_METAS]
+    n = gen_moves(counts, rules, minr, kinds, cards, metas, base)
+    # 3. on a free lead, a spring against the opponents (the partner simply passes)
+    if table == 0:
+        opp1, opp2 = scratch[X_OPP1], scratch[X_OPP2]
+        if mover == 0:
+            _unpack(h1, opp1)
+            _unpack(h2, opp2)
+        else:
+            _unpack(h0, opp1)
+            opp2[:NUM_RANKS] = 0
+        if unbeatable_table(opp1, opp2, rules, ws):
+            if spring_search(hand, n, cards, metas, base, ws) > 0:
+                return -1
+    else:  # passing is a move too
+        cards[base + n] = 0
+        metas[base + n] = 0
+        n += 1
+    # 4. ordered
+    partner_owns = table != 0 and mover != 0 and owner != 0
+    _order(base, n, table == 0, table != 0, partner_owns, arena, scratch[X_BY_KEY])
+    return n
 
 
 @kernel
