@@ -42,12 +42,13 @@ from .movegen import (
     Move,
     as_play,
     beats,
+    best_ranks,
     classify,
     follow_table,
     gen_moves,
     size_of,
 )
-from .rules import CLASSIC, RuleSet
+from .rules import BOMB, CLASSIC, ROCKET, RuleSet
 from .spring import spring_search, unbeatable_table, workspace
 
 WIN, LOSS, UNKNOWN = 1, 0, -1  # for the landlord's side
@@ -60,7 +61,7 @@ ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
 T_H0, T_H1, T_H2, T_INFO = range(4)
 # Rows of the move arena (the moves of every node on the path) and of the scratch array.
 A_CARDS, A_METAS, A_KEYS, A_ROWS = 0, 1, 2, 3
-X_STATS, X_MINR, X_COUNTS, X_OPP1, X_OPP2, X_BY_KEY, X_ROWS = range(7)
+X_STATS, X_MINR, X_COUNTS, X_OPP1, X_OPP2, X_BY_KEY, X_THR, X_ROWS = range(8)
 
 ARENA = 1 << 19  # moves on the path from the root, all nodes together
 ENTRY_BYTES = 32  # four int64 words a table entry
@@ -154,7 +155,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
     if base + 2 * MAX_MOVES + 1 > arena.shape[1]:
         scratch[X_STATS, S_ABORT] = ABORT_ARENA
         return UNKNOWN
-    n = _expand(h0, h1, h2, mover, table, owner, rules, base, arena, scratch, ws)
+    n = _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratch, ws)
     if n < 0:
         return mine
     scratch[X_STATS, S_TOP] = base + n
@@ -162,6 +163,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
     value = 1 - mine
     for i in range(base, base + n):
         play = arena[A_CARDS, i]
+        child_mover = nxt
         if play == 0:  # pass: the table clears when the turn reaches its owner
             child_table = 0 if nxt == owner else table
             child_owner = owner
@@ -175,11 +177,15 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
             c0 = h0 - play if mover == 0 else h0
             c1 = h1 - play if mover == 1 else h1
             c2 = h2 - play if mover == 2 else h2
+            if arena[A_KEYS, i]:  # the next player can only pass
+                child_mover = nxt + 1 if nxt + 1 < players else 0
+                if child_mover == mover:
+                    child_table = 0
         v = search(
             c0,
             c1,
             c2,
-            nxt,
+            child_mover,
             child_table,
             child_owner,
             players,
@@ -212,7 +218,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
 
 
 @kernel
-def _expand(h0, h1, h2, mover, table, owner, rules, base, arena, scratch, ws):
+def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratch, ws):
     """Write the mover's moves, ordered, to the arena from ``base`` on and return how
     many; or -1 when an exact quick check finds that the mover wins at once.
 
@@ -253,7 +259,31 @@ def _expand(h0, h1, h2, mover, table, owner, rules, base, arena, scratch, ws):
     # 4. ordered
     partner_owns = table != 0 and mover != 0 and owner != 0
     _order(base, n, table == 0, table != 0, partner_owns, arena, scratch[X_BY_KEY])
+    # 5. the plays the next player cannot answer: he must pass, and the search skips him
+    nxt = mover + 1 if mover + 1 < players else 0
+    counts = scratch[X_OPP1]
+    _unpack(h0 if nxt == 0 else (h1 if nxt == 1 else h2), counts)
+    thr = scratch[X_THR]
+    thr[:TABLE_SIZE] = -1
+    best_ranks(counts, rules, thr)
+    for i in range(base, base + n):
+        m = arena[A_METAS, i]
+        arena[A_KEYS, i] = m != 0 and not _answerable(thr, m)
     return n
+
+
+@kernel
+def _answerable(thr, meta):
+    """Whether a hand whose best ranks are ``thr`` can beat the play ``meta``."""
+    kind = meta & 15
+    rank = (meta >> 4) & 15
+    if kind == ROCKET:
+        return False
+    if thr[ROCKET * 16 + 1] >= 0:
+        return True
+    if kind == BOMB:
+        return thr[BOMB * 16 + 1] > rank
+    return thr[BOMB * 16 + 1] >= 0 or thr[kind * 16 + (meta >> 8)] > rank
 
 
 @kernel
