@@ -55,7 +55,7 @@ WIN, LOSS, UNKNOWN = 1, 0, -1  # for the landlord's side
 PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
 
 # Counters and limits in the search's stats row.
-S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_STORES = range(6)
+S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_STORES, S_GENERATION = range(7)
 ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
 # Columns of a transposition-table entry: the three packed hands, then the rest.
 T_H0, T_H1, T_H2, T_INFO = range(4)
@@ -66,7 +66,7 @@ X_STATS, X_MINR, X_COUNTS, X_OPP1, X_OPP2, X_BY_KEY, X_THR, X_ROWS = range(8)
 ARENA = 1 << 19  # moves on the path from the root, all nodes together
 ENTRY_BYTES = 32  # four int64 words a table entry
 DEFAULT_MEMORY_MB = 64
-VALID = 1 << 17
+GENERATIONS = 255  # questions a table serves before it is wiped
 MAX_SIZE = 63
 SORT_KEYS = 16 * (MAX_SIZE + 1)
 TIME_CHECK = 4095  # look at the clock every 4096 nodes
@@ -143,9 +143,10 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
         owner = 0
     info = mover | owner << 2 | table << 4
     slots = _bucket_of(h0, h1, h2, info, tt.shape[0])
+    current = scratch[X_STATS, S_GENERATION] << 17 | info  # entries of this question only
     for slot in range(slots, slots + 4):
         e = tt[slot, T_INFO]
-        if e & VALID and e & 0xFFFF == info and tt[slot, T_H0] == h0 and tt[slot, T_H1] == h1:
+        if e & 0x1FEFFFF == current and tt[slot, T_H0] == h0 and tt[slot, T_H1] == h1:
             if tt[slot, T_H2] == h2:
                 scratch[X_STATS, S_HITS] += 1
                 return (e >> 16) & 1
@@ -202,17 +203,18 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
     scratch[X_STATS, S_TOP] = base
     if value == UNKNOWN:
         return UNKNOWN
-    # store, replacing an empty entry or the one with the fewest cards
+    # store, replacing an entry of an earlier question or the one with the fewest cards
     weight = size_of(h0) + size_of(h1) + size_of(h2)
+    generation = scratch[X_STATS, S_GENERATION]
     victim = slots
     for slot in range(slots, slots + 4):
-        if not tt[slot, T_INFO] & VALID:
+        if (tt[slot, T_INFO] >> 17) & 255 != generation:
             victim = slot
             break
-        if tt[slot, T_INFO] >> 18 < tt[victim, T_INFO] >> 18:
+        if tt[slot, T_INFO] >> 25 < tt[victim, T_INFO] >> 25:
             victim = slot
     tt[victim, T_H0], tt[victim, T_H1], tt[victim, T_H2] = h0, h1, h2
-    tt[victim, T_INFO] = info | value << 16 | VALID | weight << 18
+    tt[victim, T_INFO] = info | value << 16 | generation << 17 | weight << 25
     scratch[X_STATS, S_STORES] += 1
     return value
 
@@ -427,12 +429,19 @@ class Searcher:
         self.node_limit = node_limit or 0
         self.stats = SearchStats()
         self._rules: RuleSet | None = None
+        self._generation = 0
         self._deadline = float("inf")
 
     def start(self, rules: RuleSet) -> None:
-        """Begin a new question: an empty table (so that node counts never depend on what
-        was asked before), fresh counters, and the clock."""
-        self.buffers.table[:, T_INFO] = 0
+        """Begin a new question: a table whose old entries no longer count (so that node
+        counts never depend on what was asked before), fresh counters, and the clock.
+
+        Entries carry the number of their question; the table is wiped only when the
+        numbers run out."""
+        self._generation += 1
+        if self._generation > GENERATIONS:
+            self.buffers.table[:, T_INFO] = 0
+            self._generation = 1
         self._rules = rules
         self.stats = SearchStats()
         self._started = time.perf_counter()
@@ -448,6 +457,7 @@ class Searcher:
             return done
         stats = self.buffers.stats
         stats[:] = 0
+        stats[S_GENERATION] = self._generation
         stats[S_NODE_LIMIT] = max(0, self.node_limit - self.stats.nodes) if self.node_limit else 0
         if self.node_limit and stats[S_NODE_LIMIT] == 0:
             self.stats.aborted = "node limit"

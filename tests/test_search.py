@@ -120,6 +120,14 @@ def test_deterministic_nodes_and_lines():
     assert len({tuple(map(str, r.line)) for r in runs}) == 1
 
 
+def test_old_entries_never_count_even_after_the_table_is_wiped():
+    pos = parse_position("L=3455KK P1=345522")
+    fresh = solve_win(Searcher(memory_mb=1), pos).stats.nodes
+    busy = Searcher(memory_mb=1)
+    for _ in range(300):  # more questions than an entry can number: one wipe on the way
+        assert solve_win(busy, pos).stats.nodes == fresh
+
+
 def test_limits_give_unknown_not_a_wrong_answer():
     pos = parse_position("L=3568899JQQA P1=33459TJJQK2")
     result = solve_win(Searcher(memory_mb=4, node_limit=500), pos)
