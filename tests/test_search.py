@@ -55,13 +55,11 @@ def replay(pos, line, value):
 
 @pytest.mark.parametrize("fields", list(published()), ids=lambda f: f["ID"])
 def test_published_endgames(fields):
-    if fields["ID"] in ("P10", "P15", "P18", "P21", "P12", "P16"):
-        pytest.skip("hard: solved in the bench and by test_solve_bundled_endgames")
     bans = fields["BAN"].split(",") if "BAN" in fields else []
     pos = make_position(
         [parse_hand(fields["L"]), parse_hand(fields["P1"])], rules=CLASSIC.with_bans(bans)
     )
-    result = solve_win(Searcher(memory_mb=16), pos)
+    result = solve_win(Searcher(memory_mb=32), pos)
     assert result.value == (WIN if fields["ANSWER"] == "win" else LOSS)
     replay(pos, result.line, result.value)
 
