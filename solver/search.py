@@ -34,7 +34,7 @@ import numpy as np
 
 from .cards import NUM_RANKS, Hand, check_disjoint, check_hand, format_hand, pack
 from .errors import RuleError
-from .jit import kernel
+from .jit import borrow, kernel
 from .movegen import (
     ALL_KINDS,
     MAX_MOVES,
@@ -120,6 +120,26 @@ def _deadline_passed(deadline):
     with numba.objmode(now="float64"):
         now = time.perf_counter()
     return now > deadline
+
+
+@kernel
+def search_root(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, ws, deadline):
+    """:func:`search` on arrays that are not reference-counted (the caller holds them)."""
+    return search(
+        h0,
+        h1,
+        h2,
+        mover,
+        table,
+        owner,
+        players,
+        borrow(rules),
+        borrow(tt),
+        borrow(arena),
+        borrow(scratch),
+        borrow(ws),
+        deadline,
+    )
 
 
 @kernel
@@ -465,7 +485,7 @@ class Searcher:
         h = [pack(x) for x in pos.hands] + [0] * (3 - pos.players)
         table = pos.table.meta if pos.table else 0
         owner = pos.owner if pos.owner is not None else 0
-        v = search(
+        v = search_root(
             h[0],
             h[1],
             h[2],

@@ -85,6 +85,10 @@ def test_cold_then_warm_recursive_search(tmp_path):
 
 
 def test_same_answers_without_the_jit():
-    result = landlord("judge", CASES / "edge_cases.in", env_extra={"NUMBA_DISABLE_JIT": "1"})
+    no_jit = {"NUMBA_DISABLE_JIT": "1"}
+    result = landlord("judge", CASES / "edge_cases.in", env_extra=no_jit)
     assert result.returncode == 0, result.stderr
     assert result.stdout == (CASES / "edge_cases.ans").read_text()
+    result = landlord("best", "L=792 P1=5J P2=34 TO=P1", env_extra=no_jit)
+    assert result.returncode == 0, result.stderr
+    assert "P1 to move wins: 1 of 2 first moves win" in result.stdout
