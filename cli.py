@@ -232,10 +232,12 @@ def best(
             )
             continue
         wins = sum(v == mine for _, v, _ in moves)
+        open_moves = sum(v == UNKNOWN for _, v, _ in moves)
         click.echo(describe(pos) if name == target else f"{name}: {describe(pos)}")
         click.echo(
             f"  {mover} to move {_verdict(result.value, mine)}: {wins} of {len(moves)} "
             f"first move{'s' * (len(moves) != 1)} win"
+            + (f" ({open_moves} unknown: a limit stopped the search)" if open_moves else "")
         )
         width = max((len(s.text) for s, _, _ in moves), default=4)
         for step, v, follow in moves:

@@ -475,6 +475,9 @@ class Searcher:
         done = pos.winner
         if done is not None:
             return done
+        if time.perf_counter() > self._deadline:
+            self.stats.aborted = "time limit"
+            return UNKNOWN
         stats = self.buffers.stats
         stats[:] = 0
         stats[S_GENERATION] = self._generation

@@ -121,3 +121,10 @@ def test_bans_on_the_command_line():
     assert "L to move loses" in run("best", spec, "--ban", "trio+single").stdout
     assert "L to move wins" in run("best", spec).stdout
     assert run("best", spec, "--ban", "bomb").exit_code == 2
+
+
+def test_best_under_a_time_limit_says_unknown():
+    spec = "L=3344556677899TTTJJQ2 P1=34578899QKKAAAA2B P2=356TJQK"
+    result = run("best", spec, "--time-limit", "0.5", "--max-memory", "4")
+    assert result.exit_code == 3
+    assert "L to move unknown" in result.stdout and "unknown: a limit stopped" in result.stdout
