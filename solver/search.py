@@ -11,13 +11,17 @@ landlord's side wins. At each node, in this order:
 
 1. the transposition table: a fixed number of 4-entry buckets keyed on the *whole*
    position (three packed hands, mover, owner, table play), so a hit is never a
-   collision; the entry with the fewest cards is replaced;
+   collision; entries carry the number of their question, so that a new question
+   starts from an empty table without wiping it; the entry with the fewest cards is
+   replaced;
 2. exact quick wins: the mover can play out his hand in one legal play; or, on a free
    lead, he can play everything with at most one play an opponent can beat (the spring
    search of :mod:`solver.spring` over the moves just generated, against his opponents
    only: a partner just passes);
 3. the moves, ordered: longer plays first, then low ranks on a lead and high ranks in
-   answer; a pass first when the table play is a partner's, else last.
+   answer; a pass first when the table play is a partner's, else last. A play the next
+   player cannot beat goes straight to the player after him: his pass is forced and
+   costs no node.
 
 The search is deterministic: the same position gives the same answer, line and node
 count every time. Limits (nodes, time, table memory) stop it with "unknown", never with
@@ -45,7 +49,9 @@ from .movegen import (
     best_ranks,
     classify,
     follow_table,
+    follows,
     gen_moves,
+    leads,
     size_of,
 )
 from .rules import BOMB, CLASSIC, ROCKET, RuleSet
@@ -512,9 +518,7 @@ class Searcher:
         return int(v)
 
     def moves(self, pos: Position) -> list[Move | None]:
-        """The mover's legal moves (None is a pass), in the search's order of preference."""
-        from .movegen import follows, leads
-
+        """The mover's legal moves (None is a pass): longer plays first, a pass last."""
         hand = pos.hands[pos.to_move]
         plays = leads(hand, pos.rules) if pos.table is None else follows(hand, pos.table, pos.rules)
         plays.sort(key=lambda m: -sum(m.cards))
