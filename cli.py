@@ -2,7 +2,8 @@
 
 numba-backed modules are imported inside the commands, so that ``--help`` is instant.
 Exit codes: 0 success, 1 a handled failure (a wrong answer found by ``check``, a puzzle
-whose expected answer differs), 2 bad usage or bad input.
+whose expected answer differs), 2 bad usage or bad input, 3 an answer a limit left
+unknown.
 """
 
 from __future__ import annotations
@@ -32,6 +33,23 @@ def _compile_notice(*modules: str) -> None:
         click.echo("landlord: compiling the solver (first run only, a few seconds)...", err=True)
 
 
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """Refuse nan (which slips past range checks) for a numeric option."""
+    if value is not None and value != value:
+        raise click.BadParameter("must be a number", ctx, param)
+    return value
+
+
+def _searcher(max_memory: float, time_limit: float | None):  # noqa: ANN202
+    """A searcher with a table of ``max_memory`` MB, or a clear error if it cannot be had."""
+    from solver.search import Searcher
+
+    try:
+        return Searcher(max_memory, time_limit)
+    except MemoryError:
+        raise InputError(f"--max-memory {max_memory:g}: not enough memory for that table") from None
+
+
 def _name(file: IO[bytes]) -> str:
     """How an input file is named in messages (stdin has no path)."""
     name = getattr(file, "name", "<stdin>")
@@ -41,7 +59,7 @@ def _name(file: IO[bytes]) -> str:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="landlord-solver")
 def main() -> None:
-    """Exact Dou Dizhu (Fight the Landlord) solver: springs from open hands."""
+    """Exact Dou Dizhu (Fight the Landlord) solver: springs and forced wins, all hands open."""
 
 
 @main.command(short_help="Answer the contest problem (HDU 4032).")
@@ -78,13 +96,15 @@ def _limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
     )(f)
     f = click.option(
         "--time-limit",
-        type=click.FloatRange(min=0, min_open=True),
+        type=click.FloatRange(min=0, min_open=True, max=1e9),
+        callback=_finite,
         metavar="SECONDS",
         help="Stop a search after this long: the answer is then unknown (exit 3).",
     )(f)
     return click.option(
         "--max-memory",
-        type=click.FloatRange(min=1),
+        type=click.FloatRange(min=1, max=1 << 20),
+        callback=_finite,
         default=64,
         show_default=True,
         metavar="MB",
@@ -125,7 +145,10 @@ def solve(
 
     solver = Solver(max_memory, time_limit, all_moves)
     errors = mismatches = solved = unknown = 0
-    for path in puzzle_files(list(paths)):
+    files = list(puzzle_files(list(paths)))
+    if not files:
+        raise InputError(f"no puzzle file (*.toml) in {', '.join(map(str, paths))}")
+    for path in files:
         for item in load_file(path):
             if isinstance(item, InputFileError):
                 errors += 1
@@ -135,8 +158,12 @@ def solve(
                 sol = solver.solve(replace(item, rules=item.rules.with_bans(ban)), question)
             except LandlordError as e:
                 errors += 1
-                click.echo(f"error: {item.file}, puzzle {item.name!r}: {e}", err=True)
+                click.echo(
+                    f"error: {item.file}, line {item.line}, puzzle {item.name!r}: {e}", err=True
+                )
                 continue
+            except MemoryError:
+                raise InputError(f"--max-memory {max_memory:g}: not enough memory") from None
             solved += 1
             mismatches += sol.mismatch
             unknown += sol.answer is None
@@ -162,7 +189,7 @@ def _positions(target: str, bans: tuple[str, ...]) -> list[tuple[str, object]]:
     from solver.rules import CLASSIC
 
     path = Path(target)
-    if not path.exists():
+    if not target.strip() or not path.exists():
         try:
             return [(target, parse_position(target, CLASSIC.with_bans(bans)))]
         except LandlordError as e:
@@ -175,7 +202,11 @@ def _positions(target: str, bans: tuple[str, ...]) -> list[tuple[str, object]]:
             try:
                 out.append((item.name, replace(item, rules=item.rules.with_bans(bans)).position()))
             except LandlordError as e:
-                raise InputError(f"{item.file}, puzzle {item.name!r}: {e}") from None
+                raise InputError(
+                    f"{item.file}, line {item.line}, puzzle {item.name!r}: {e}"
+                ) from None
+    if not out:
+        raise InputError(f"{target}: no puzzle in it")
     return out
 
 
@@ -199,11 +230,12 @@ def best(
     """
     _compile_notice("search")
     from solver.endgame import SHORT_NAMES, describe, solve_win
-    from solver.search import UNKNOWN, WIN, Searcher
+    from solver.search import UNKNOWN, WIN
 
-    searcher = Searcher(max_memory, time_limit)
+    positions = _positions(target, ban)
+    searcher = _searcher(max_memory, time_limit)
     unknown = False
-    for name, pos in _positions(target, ban):
+    for name, pos in positions:
         result = solve_win(searcher, pos, all_moves=True, lines=lines)
         mover = SHORT_NAMES[pos.to_move]
         mine = WIN if pos.to_move == 0 else 1 - WIN
@@ -277,62 +309,75 @@ def play(
     """Play a puzzle in the terminal against the solver, which answers every move
     perfectly and tells you when a move throws away a won position.
 
-    Type cards (as 33 or 3-3), `pass`, `hint` for the winning moves, or `quit`.
+    Type cards (as 33 or 3-3), `pass`, `hint` for the winning moves, or `quit`. A
+    --time-limit applies to each of the solver's answers.
     """
     from solver.cards import format_hand, parse_hand
-    from solver.endgame import SHORT_NAMES, principal_line
+    from solver.endgame import SHORT_NAMES
     from solver.errors import InputFileError, LandlordError
     from solver.movegen import readings
     from solver.puzzles import load_file
-    from solver.search import LOSS, UNKNOWN, WIN, Searcher
+    from solver.search import LOSS, UNKNOWN, WIN
 
     items = load_file(file)
-    for item in items:
-        if isinstance(item, InputFileError):
-            raise InputError(str(item))
-    chosen = [p for p in items if name is None or p.name == name]
+    chosen = [p for p in items if not isinstance(p, InputFileError) and name in (None, p.name)]
     if not chosen:
-        raise InputError(f"{file}: no puzzle named {name!r}")
+        errors = [str(p) for p in items if isinstance(p, InputFileError)]
+        raise InputError(errors[0] if errors else f"{file}: no puzzle named {name!r}")
     puzzle = chosen[0]
     try:
         pos = replace(puzzle, rules=puzzle.rules.with_bans(ban)).position()
     except LandlordError as e:
-        raise InputError(f"{file}, puzzle {puzzle.name!r}: {e}") from None
+        raise InputError(f"{file}, line {puzzle.line}, puzzle {puzzle.name!r}: {e}") from None
     _compile_notice("search")
-    searcher = Searcher(max_memory, time_limit)
-    searcher.start(pos.rules)
+    searcher = _searcher(max_memory, time_limit)
     mine = (
         {"landlord": WIN, "peasants": LOSS}[side] if side else (WIN if pos.to_move == 0 else LOSS)
     )
     you = "the landlord" if mine == WIN else "the peasants"
     click.echo(f"{puzzle.name}: you play {you}.")
+    stopped = "(the time limit stopped the search: no proof)"
     while pos.winner is None:
         hands = "  ".join(f"{SHORT_NAMES[i]}: {format_hand(h)}" for i, h in enumerate(pos.hands))
         table = f"  table: {pos.table} by {SHORT_NAMES[pos.owner]}" if pos.table else ""
         click.echo(f"{hands}{table}")
-        yours = (pos.to_move == 0) == (mine == WIN)
-        value = searcher.value(pos)
-        if not yours:
-            step = principal_line(searcher, pos)[:1]
-            move = step[0].move if step else searcher.moves(pos)[0]
-            click.echo(f"{SHORT_NAMES[pos.to_move]} plays {'pass' if move is None else move}")
+        searcher.start(pos.rules)  # the time limit counts afresh for every answer
+        options = searcher.moves(pos)
+        if (pos.to_move == 0) != (mine == WIN):  # the solver's turn: a move that keeps a win
+            theirs = 1 - mine
+            move, note = options[0], ""
+            for m in options:
+                v = searcher.value(pos.after(m))
+                if v == theirs:
+                    move, note = m, ""
+                    break
+                if v == UNKNOWN:
+                    note = f"  {stopped}"
+            click.echo(f"{SHORT_NAMES[pos.to_move]} plays {'pass' if move is None else move}{note}")
             pos = pos.after(move)
             continue
-        text = click.prompt(f"{SHORT_NAMES[pos.to_move]} to move", default="", show_default=False)
+        try:
+            text = click.prompt(
+                f"{SHORT_NAMES[pos.to_move]} to move", default="", show_default=False
+            )
+        except click.Abort:  # end of input: as good as quit
+            return
         text = text.strip().lower()
         if text == "quit":
             return
-        options = searcher.moves(pos)
         if text == "hint":
-            good = [m for m in options if searcher.value(pos.after(m)) == mine]
+            values = [searcher.value(pos.after(m)) for m in options]
+            good = [m for m, v in zip(options, values, strict=True) if v == mine]
             click.echo(
                 "winning moves: "
                 + (", ".join("pass" if m is None else str(m) for m in good) or "none")
+                + (f"  {stopped}" if UNKNOWN in values else "")
             )
             continue
         move = _pick_move(text, options, readings, parse_hand, pos)
         if move is False:
             continue
+        value = searcher.value(pos)
         after = searcher.value(pos.after(move))
         if value == mine and after != mine and after != UNKNOWN:
             click.echo("That throws away a won position.")
@@ -375,7 +420,7 @@ def _pick_move(text, options, readings, parse_hand, pos):  # noqa: ANN001, ANN20
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> None:
     """List the legal plays from HAND (on a free lead, or answering --beat PLAY)."""
-    from solver.cards import check_hand, format_hand, parse_hand
+    from solver.cards import check_disjoint, check_hand, format_hand, parse_hand
     from solver.errors import LandlordError
     from solver.movegen import follows, leads, readings
     from solver.rules import CLASSIC
@@ -389,6 +434,7 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> N
         else:
             table_cards = parse_hand(beat)
             check_hand(table_cards, rules.deck, beat)
+            check_disjoint((cards, table_cards), rules.deck)
             found = readings(table_cards, rules)
             if not found:
                 raise InputError(
@@ -416,7 +462,8 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> N
 )
 @click.option(
     "--strength",
-    type=click.FloatRange(min=0),
+    type=click.FloatRange(min=0, max=10),
+    callback=_finite,
     default=0.0,
     show_default=True,
     help="Lean the landlord's hand to high cards (0.3 gives about half springs).",

@@ -7,8 +7,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .endgame import SHORT_NAMES, WinResult, solve_win
-from .puzzles import PLAYERS, Puzzle
-from .search import DEFAULT_MEMORY_MB, LOSS, UNKNOWN, WIN, Searcher, make_position
+from .puzzles import Puzzle
+from .search import (
+    DEFAULT_MEMORY_MB,
+    LOSS,
+    PLAYER_NAMES,
+    UNKNOWN,
+    WIN,
+    Searcher,
+    make_position,
+)
 from .spring import SpringResult, solve_spring, workspace
 
 EMPTY = (0,) * 15
@@ -57,8 +65,8 @@ class Solution:
             out["plays"] = [m.as_dict() for m in self.result.line]
         else:
             r = self.result
-            out["players"] = [PLAYERS[step.player] for step in r.line]
-            out["to_move"] = PLAYERS[self.puzzle.to_move]
+            out["players"] = [PLAYER_NAMES[step.player] for step in r.line]
+            out["to_move"] = PLAYER_NAMES[self.puzzle.to_move]
             out["nodes"] = r.stats.nodes
             out["table_hits"] = r.stats.hits
             if r.stats.aborted:

@@ -21,7 +21,7 @@ from .errors import CardError
 
 LETTERS = "3456789TJQKA2BR"
 NUM_RANKS = 15
-TEN, TWO, BLACK_JOKER, RED_JOKER = 7, 12, 13, 14
+TEN, BLACK_JOKER, RED_JOKER = 7, 13, 14
 ACE = 11  # the highest chain rank: 2s and jokers never join a chain
 
 #: One classic 54-card deck: four of each rank 3..2 and one of each joker.
@@ -59,11 +59,6 @@ def parse_hand(text: str) -> Hand:
 def format_hand(counts: Sequence[int]) -> str:
     """Print a rank-count vector in canonical notation."""
     return "".join(LETTERS[r] * n for r, n in enumerate(counts))
-
-
-def hand_size(counts: Sequence[int]) -> int:
-    """Number of cards in a hand."""
-    return sum(counts)
 
 
 def check_hand(counts: Sequence[int], deck: Sequence[int], text: str) -> None:

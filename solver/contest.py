@@ -139,14 +139,14 @@ def _declared(data: Buffer, source: str) -> tuple[int, int]:
             raise InputFileError(f"{source}, line 1: expected the number of cases")
         raise InputFileError(f"{source}: the file is empty: expected the number of cases")
     try:
+        if not m.group(1).isdigit():
+            raise ValueError
         declared = int(m.group(1).decode("ascii"))
     except (UnicodeDecodeError, ValueError):
         raise InputFileError(
             f"{source}, line {_line_of(data, m.start(1))}: expected the number of cases, "
             f"got {_token_at(data, m.start(1))!r}"
         ) from None
-    if declared < 0:
-        raise InputFileError(f"{source}, line 1: the number of cases is negative ({declared})")
     return declared, m.end(1)
 
 

@@ -5,9 +5,11 @@ One generator serves every purpose. It takes a *minimum-rank table* ``minr`` ind
 least the entry (16 means "none of this shape"):
 
 * a free lead is the all-zero table;
-* the answers to a play on the table come from :func:`follow_table`;
-* the spring solver asks only for the plays no peasant can beat, by setting each entry
-  one above the best rank the peasants hold (:func:`best_ranks`).
+* the answers to a play on the table come from :func:`follow_table`.
+
+A second mask argument names the kinds worth looking at, so that answering a single
+does not walk the chains. :func:`best_ranks` gives, for every shape at once, the best
+rank a hand can play in it: whether a play can be beaten, without generating anything.
 
 Plays are written to two parallel buffers: the cards packed four bits a rank (see
 :mod:`solver.cards`) and the meta ``kind | rank << 4 | length << 8`` (see

@@ -28,11 +28,10 @@ from typing import Any
 from .cards import Hand, check_disjoint, check_hand, format_hand, parse_hand
 from .errors import InputFileError, LandlordError
 from .rules import CLASSIC, RuleSet
-from .search import Position, make_position
+from .search import PLAYER_NAMES, Position, make_position
 
 QUESTIONS = ("spring", "win")
 KEYS = ("name", "question", "landlord", "peasants", "expect", "source", "bans", "to_move", "table")
-PLAYERS = ("landlord", "peasant1", "peasant2")
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,11 @@ def load_text(raw: bytes, source: str, stem: str = "puzzle") -> list[Puzzle | In
                     "[[puzzle]] table in a file that has [[puzzle]] tables"
                 )
             ]
+        if not tables:
+            return [InputFileError(f"{source}: no puzzle in the file ('puzzle' is empty)")]
         starts = [i for i, ln in enumerate(lines, 1) if re.match(r"\s*\[\[\s*puzzle\s*\]\]", ln)]
+        if len(starts) != len(tables):  # written as an inline array: no header lines
+            starts = [1] * len(tables)
         named = [(t, f"{stem} #{k}", starts[k - 1]) for k, t in enumerate(tables, 1)]
     elif doc:
         named = [(doc, stem, 1)]
@@ -174,7 +177,7 @@ def _puzzle(
     if expect is not None and not isinstance(expect, bool):
         raise fail("expect", f"'expect' must be true or false, got {expect!r}")
     src = table.get("source")
-    players = PLAYERS[: 1 + len(peasants)]
+    players = PLAYER_NAMES[: 1 + len(peasants)]
     to_move = _player(table.get("to_move", "landlord"), players, "to_move", fail)
     play = by = None
     if "table" in table:
@@ -199,7 +202,7 @@ def _puzzle(
         play,
         by,
     )
-    if question == "win":
+    if question == "win" or play is not None:  # a position the search can trust
         try:
             puzzle.position()
         except LandlordError as e:
@@ -236,10 +239,10 @@ def to_toml(puzzles: list[Puzzle]) -> str:
         out.append(f'landlord = "{format_hand(p.landlord)}"')
         out.append("peasants = [" + ", ".join(f'"{format_hand(h)}"' for h in p.peasants) + "]")
         if p.to_move:
-            out.append(f'to_move = "{PLAYERS[p.to_move]}"')
+            out.append(f'to_move = "{PLAYER_NAMES[p.to_move]}"')
         if p.table is not None and p.table_by is not None:
             out.append(
-                f'table = {{ play = "{format_hand(p.table)}", by = "{PLAYERS[p.table_by]}" }}'
+                f'table = {{ play = "{format_hand(p.table)}", by = "{PLAYER_NAMES[p.table_by]}" }}'
             )
         if p.rules.bans:
             out.append("bans = [" + ", ".join(f'"{b}"' for b in sorted(p.rules.bans)) + "]")

@@ -85,32 +85,30 @@ BANNABLE = (
     "plane+pairs",
 )
 
-#: Layout of the rule array the kernels read: the deck, then the ban mask.
-R_DECK, R_BANS, R_SIZE = 0, 15, 16
+#: Layout of the rule array the kernels read (the deck is checked before, in Python).
+R_BANS, R_SIZE = 0, 1
 
 
 @dataclass(frozen=True)
 class RuleSet:
     """A rule set: the deck the hands come from and the combination kinds banned."""
 
-    name: str = "classic"
     deck: tuple[int, ...] = CLASSIC_DECK
     bans: frozenset[str] = frozenset()
 
     def with_bans(self, bans: Iterable[str]) -> RuleSet:
         """This rule set with some combination kinds made illegal."""
-        bans = frozenset(bans)
+        bans = list(bans)
         for b in bans:
-            if b not in BANNABLE:
+            if not isinstance(b, str) or b not in BANNABLE:
                 raise RuleError(f"cannot ban {b!r}: expected one of {', '.join(BANNABLE)}")
-        return RuleSet(self.name, self.deck, self.bans | bans)
+        return RuleSet(self.deck, self.bans | frozenset(bans))
 
     def array(self) -> np.ndarray:
         """The rule set as the kernels read it."""
         import numpy as np  # here, so that reading the rules needs no numpy
 
         arr = np.zeros(R_SIZE, dtype=np.int64)
-        arr[R_DECK : R_DECK + 15] = self.deck
         arr[R_BANS] = sum(1 << KIND_OF_NAME[b] for b in self.bans)
         return arr
 

@@ -24,8 +24,8 @@ landlord's side wins. At each node, in this order:
    costs no node.
 
 The search is deterministic: the same position gives the same answer, line and node
-count every time. Limits (nodes, time, table memory) stop it with "unknown", never with
-a wrong answer.
+count every time. Limits (nodes, time, the size of the move stack) stop it with
+"unknown", never with a wrong answer; the table's size is fixed, so memory never grows.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ WIN, LOSS, UNKNOWN = 1, 0, -1  # for the landlord's side
 PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
 
 # Counters and limits in the search's stats row.
-S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_STORES, S_GENERATION = range(7)
+S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_GENERATION = range(6)
 ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
 # Columns of a transposition-table entry: the three packed hands, then the rest.
 T_H0, T_H1, T_H2, T_INFO = range(4)
@@ -87,9 +87,9 @@ class Buffers:
         entries = 4
         while entries * 2 * ENTRY_BYTES <= memory_mb * 2**20:
             entries *= 2
-        self.table = np.empty((entries, 4), np.int64)
-        self.table.fill(0)  # written now, so that no question pays for the first touch
-        self.arena = np.zeros((A_ROWS, ARENA), np.int64)
+        # written now (not lazily zeroed), so that no question pays for the first touch
+        self.table = np.full((entries, 4), 0, np.int64)
+        self.arena = np.full((A_ROWS, ARENA), 0, np.int64)
         self.scratch = np.zeros((X_ROWS, SORT_KEYS + 1), np.int64)
         self.ws = workspace()
 
@@ -242,7 +242,6 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
             victim = slot
     tt[victim, T_H0], tt[victim, T_H1], tt[victim, T_H2] = h0, h1, h2
     tt[victim, T_INFO] = info | value << 16 | generation << 17 | weight << 25
-    scratch[X_STATS, S_STORES] += 1
     return value
 
 

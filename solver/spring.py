@@ -6,12 +6,12 @@ landlord's hand into plays that no peasant can beat, plus at most one last play 
 may be beatable.
 
 The kernel first asks which shapes the peasants can beat at all (one table of best
-ranks for both hands: :func:`solver.movegen.best_ranks`), then generates only the
-landlord's unbeatable plays, and searches, depth first with an explicit stack, for a set
-of them whose removal leaves nothing or a single legal play. Unbeatable plays commute, so
-they are taken in generation order only; states that failed are remembered in a small
-direct-mapped table (with the index they failed from), stamped per deal so that it is
-never cleared.
+ranks for both hands: :func:`solver.movegen.best_ranks`), generates every play of the
+landlord's hand and marks the unbeatable ones, then searches depth first, with an
+explicit stack, covering the lowest remaining rank at each step: it goes either into an
+unbeatable play or into the one last play, which may be beatable. The plays are grouped
+by lowest rank, longest first; states that failed are remembered in a small
+direct-mapped table, stamped per deal so that it is never cleared.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from .movegen import (
 from .rules import BOMB, CLASSIC, ROCKET, RuleSet
 
 MEMO_SIZE = 1 << 12
-MAX_LINE = 64  # a line has at most one play per card
+MAX_LINE = 64  # a line has at most one play per card; a play has at most 64 cards
 NIBBLE_TOPS = 0x888888888888888  # the top bit of each of the 15 four-bit rank fields
 
 LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used

@@ -42,9 +42,10 @@ def test_a_huge_count_is_a_missing_case_not_a_crash():
     assert "case 2" in result.stderr and "declares 1000000000000 cases" in result.stderr
 
 
-def test_negative_count():
-    with pytest.raises(InputFileError, match="negative"):
-        read_contest(b"-1\n", "f")
+@pytest.mark.parametrize("count", [b"-1", b"+1", b"1_0", b"1.0"])
+def test_the_count_is_plain_digits(count):
+    with pytest.raises(InputFileError, match="expected the number of cases"):
+        read_contest(count + b"\n3 4 5\n", "f")
 
 
 def test_ten_as_two_characters():
