@@ -70,7 +70,11 @@ def test_question_override(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text(P02)
     result = run("solve", "--json", "--question", "spring", path)
-    assert json.loads(result.stdout)["question"] == "spring"
+    assert result.exit_code == 0
+    rec = json.loads(result.stdout)
+    # against 9A alone the pairs and the 2 are safe, and the 3 goes last: a spring
+    assert rec["question"] == "spring" and rec["answer"] is True
+    assert rec["line"][-1] == "3"
 
 
 @pytest.mark.parametrize(
@@ -128,3 +132,10 @@ def test_best_under_a_time_limit_says_unknown():
     result = run("best", spec, "--time-limit", "0.5", "--max-memory", "4")
     assert result.exit_code == 3
     assert "L to move unknown" in result.stdout and "unknown: a limit stopped" in result.stdout
+
+
+def test_play_ends_quietly_at_the_end_of_input(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(P02)
+    result = run("play", path, input="")
+    assert result.exit_code == 0
