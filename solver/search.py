@@ -19,9 +19,9 @@ landlord's side wins. At each node, in this order:
    search of :mod:`solver.spring` over the moves just generated, against his opponents
    only: a partner just passes);
 3. the moves, ordered: longer plays first, then low ranks on a lead and high ranks in
-   answer; a pass first when the table play is a partner's, else last. A play the next
-   player cannot beat goes straight to the player after him: his pass is forced and
-   costs no node.
+   answer; a pass first when the table play is a partner's, else last. A play that the
+   next player cannot beat goes straight to the player after him (and on, if he cannot
+   either): a forced pass costs no node.
 
 The search is deterministic: the same position gives the same answer, line and node
 count every time. Limits (nodes, time, the size of the move stack) stop it with
@@ -205,10 +205,12 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
             c0 = h0 - play if mover == 0 else h0
             c1 = h1 - play if mover == 1 else h1
             c2 = h2 - play if mover == 2 else h2
-            if arena[A_KEYS, i]:  # the next player can only pass
-                child_mover = nxt + 1 if nxt + 1 < players else 0
-                if child_mover == mover:
-                    child_table = 0
+            cannot = arena[A_KEYS, i]
+            while cannot & 1 and child_mover != mover:  # a forced pass: skip the player
+                child_mover = child_mover + 1 if child_mover + 1 < players else 0
+                cannot >>= 1
+            if child_mover == mover:  # everyone passed: the mover leads again
+                child_table = 0
         v = search(
             c0,
             c1,
@@ -287,16 +289,20 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
     # 4. ordered
     partner_owns = table != 0 and mover != 0 and owner != 0
     _order(base, n, table == 0, table != 0, partner_owns, arena, scratch[X_BY_KEY])
-    # 5. the plays the next player cannot answer: he must pass, and the search skips him
-    nxt = mover + 1 if mover + 1 < players else 0
-    counts = scratch[X_OPP1]
-    _unpack(h0 if nxt == 0 else (h1 if nxt == 1 else h2), counts)
-    thr = scratch[X_THR]
-    thr[:TABLE_SIZE] = -1
-    best_ranks(counts, rules, thr)
+    # 5. who after the mover cannot answer each play (bit k: the k-th player after him):
+    # such a player must pass, and the search skips him
     for i in range(base, base + n):
-        m = arena[A_METAS, i]
-        arena[A_KEYS, i] = m != 0 and not _answerable(thr, m)
+        arena[A_KEYS, i] = 0
+    counts, thr = scratch[X_OPP1], scratch[X_THR]
+    for k in range(players - 1):
+        after = (mover + 1 + k) % players
+        _unpack(h0 if after == 0 else (h1 if after == 1 else h2), counts)
+        thr[:TABLE_SIZE] = -1
+        best_ranks(counts, rules, thr)
+        for i in range(base, base + n):
+            m = arena[A_METAS, i]
+            if m != 0 and not _answerable(thr, m):
+                arena[A_KEYS, i] |= 1 << k
     return n
 
 
