@@ -61,13 +61,14 @@ WIN, LOSS, UNKNOWN = 1, 0, -1  # for the landlord's side
 PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
 
 # Counters and limits in the search's stats row.
-S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_GENERATION = range(6)
+S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_GENERATION, S_THR_HAND = range(7)
 ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
 # Columns of a transposition-table entry: the three packed hands, then the rest.
 T_H0, T_H1, T_H2, T_INFO = range(4)
 # Rows of the move arena (the moves of every node on the path) and of the scratch array.
 A_CARDS, A_METAS, A_KEYS, A_ROWS = 0, 1, 2, 3
-X_STATS, X_MINR, X_COUNTS, X_OPP1, X_OPP2, X_BY_KEY, X_THR, X_ROWS = range(8)
+X_STATS, X_MINR, X_COUNTS, X_OPP1, X_OPP2, X_BY_KEY, X_THR = range(7)
+X_ROWS = X_THR + 3  # X_THR + p: player p's best ranks, for his hand at S_THR_HAND + p
 
 ARENA = 1 << 19  # moves on the path from the root, all nodes together
 ENTRY_BYTES = 32  # four int64 words a table entry
@@ -293,12 +294,16 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
     # such a player must pass, and the search skips him
     for i in range(base, base + n):
         arena[A_KEYS, i] = 0
-    counts, thr = scratch[X_OPP1], scratch[X_THR]
     for k in range(players - 1):
         after = (mover + 1 + k) % players
-        _unpack(h0 if after == 0 else (h1 if after == 1 else h2), counts)
-        thr[:TABLE_SIZE] = -1
-        best_ranks(counts, rules, thr)
+        hand_after = h0 if after == 0 else (h1 if after == 1 else h2)
+        thr = scratch[X_THR + after]
+        if scratch[X_STATS, S_THR_HAND + after] != hand_after:  # else still valid
+            scratch[X_STATS, S_THR_HAND + after] = hand_after
+            counts = scratch[X_OPP1]
+            _unpack(hand_after, counts)
+            thr[:TABLE_SIZE] = -1
+            best_ranks(counts, rules, thr)
         for i in range(base, base + n):
             m = arena[A_METAS, i]
             if m != 0 and not _answerable(thr, m):
