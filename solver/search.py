@@ -55,7 +55,7 @@ from .movegen import (
     size_of,
 )
 from .rules import BOMB, CLASSIC, ROCKET, RuleSet
-from .spring import spring_search, unbeatable_table, workspace
+from .spring import W_MINR, W_THR, safe_minimum, spring_search, workspace
 
 WIN, LOSS, UNKNOWN = 1, 0, -1  # for the landlord's side
 PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
@@ -271,18 +271,26 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
         kinds = follow_table(table, minr)
     cards, metas = arena[A_CARDS], arena[A_METAS]
     n = gen_moves(counts, rules, minr, kinds, cards, metas, base)
-    # 3. on a free lead, a spring against the opponents (the partner simply passes)
+    # 3. every other player's best ranks (kept while his hand is unchanged)
+    for k in range(players - 1):
+        after = (mover + 1 + k) % players
+        hand_after = h0 if after == 0 else (h1 if after == 1 else h2)
+        if scratch[X_STATS, S_THR_HAND + after] != hand_after:
+            scratch[X_STATS, S_THR_HAND + after] = hand_after
+            counts, thr = scratch[X_OPP1], scratch[X_THR + after]
+            _unpack(hand_after, counts)
+            thr[:TABLE_SIZE] = -1
+            best_ranks(counts, rules, thr)
+    # on a free lead, a spring against the opponents (the partner simply passes)
     if table == 0:
-        opp1, opp2 = scratch[X_OPP1], scratch[X_OPP2]
-        if mover == 0:
-            _unpack(h1, opp1)
-            _unpack(h2, opp2)
-        else:
-            _unpack(h0, opp1)
-            opp2[:NUM_RANKS] = 0
-        if unbeatable_table(opp1, opp2, rules, ws):
-            if spring_search(hand, n, cards, metas, base, ws) > 0:
-                return -1
+        thr = ws[W_THR]
+        for i in range(TABLE_SIZE):
+            best = scratch[X_THR + (1 if mover == 0 else 0), i]
+            if mover == 0 and players == 3:
+                best = max(best, scratch[X_THR + 2, i])
+            thr[i] = best
+        if safe_minimum(thr, ws[W_MINR]) and spring_search(hand, n, cards, metas, base, ws) > 0:
+            return -1
     else:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0
@@ -293,21 +301,13 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
     # 5. who after the mover cannot answer each play (bit k: the k-th player after him):
     # such a player must pass, and the search skips him
     for i in range(base, base + n):
-        arena[A_KEYS, i] = 0
-    for k in range(players - 1):
-        after = (mover + 1 + k) % players
-        hand_after = h0 if after == 0 else (h1 if after == 1 else h2)
-        thr = scratch[X_THR + after]
-        if scratch[X_STATS, S_THR_HAND + after] != hand_after:  # else still valid
-            scratch[X_STATS, S_THR_HAND + after] = hand_after
-            counts = scratch[X_OPP1]
-            _unpack(hand_after, counts)
-            thr[:TABLE_SIZE] = -1
-            best_ranks(counts, rules, thr)
-        for i in range(base, base + n):
-            m = arena[A_METAS, i]
-            if m != 0 and not _answerable(thr, m):
-                arena[A_KEYS, i] |= 1 << k
+        m = arena[A_METAS, i]
+        cannot = 0
+        if m != 0:
+            for k in range(players - 1):
+                if not _answerable(scratch[X_THR + (mover + 1 + k) % players], m):
+                    cannot |= 1 << k
+        arena[A_KEYS, i] = cannot
     return n
 
 

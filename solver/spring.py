@@ -117,21 +117,21 @@ def _bucket(n, plays, at, safe, keys, order, out_safe, safe_at, out_risky, risky
 
 
 @kernel
-def _unbeatable_table(p1, p2, rules, thr, minr):
-    """Fill ``minr`` with the lowest unbeatable rank of every shape, given both peasants."""
-    thr[:TABLE_SIZE] = -1
-    best_ranks(p1, rules, thr)
-    best_ranks(p2, rules, thr)
-    # a play is unbeatable when no peasant holds a higher one of its shape: rank >= best
-    if thr[ROCKET * 16 + 1] >= 0:  # a peasant rocket beats everything
+def safe_minimum(thr, minr):
+    """Fill ``minr`` with the lowest unbeatable rank of every shape, from ``thr``, the best
+    ranks the opponents hold; False when nothing at all is unbeatable (a rocket)."""
+    # a play is unbeatable when no opponent holds a higher one of its shape: rank >= best
+    if thr[ROCKET * 16 + 1] >= 0:  # a rocket beats everything
         minr[:TABLE_SIZE] = NONE
-    elif thr[BOMB * 16 + 1] >= 0:  # a peasant bomb beats every non-bomb
+        return False
+    if thr[BOMB * 16 + 1] >= 0:  # a bomb beats every non-bomb
         minr[:TABLE_SIZE] = NONE
         minr[BOMB * 16 + 1] = thr[BOMB * 16 + 1]
         minr[ROCKET * 16 + 1] = 0
     else:
         for i in range(TABLE_SIZE):
             minr[i] = max(thr[i], 0)
+    return True
 
 
 @kernel
@@ -159,8 +159,11 @@ def spring_kernel(land, p1, p2, rules, ws):
 def unbeatable_table(p1, p2, rules, ws):
     """Set ``ws[W_MINR]`` to the lowest unbeatable rank of every shape against both
     peasants; False when nothing at all is unbeatable (a peasant holds the rocket)."""
-    _unbeatable_table(p1, p2, rules, ws[W_THR], ws[W_MINR])
-    return ws[W_MINR][ROCKET * 16 + 1] != NONE
+    thr = ws[W_THR]
+    thr[:TABLE_SIZE] = -1
+    best_ranks(p1, rules, thr)
+    best_ranks(p2, rules, thr)
+    return safe_minimum(thr, ws[W_MINR])
 
 
 @kernel
