@@ -67,7 +67,7 @@ ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
 T_H0, T_H1, T_H2, T_INFO = range(4)
 # Rows of the move arena (the moves of every node on the path) and of the scratch array.
 A_CARDS, A_METAS, A_KEYS, A_ROWS = 0, 1, 2, 3
-X_STATS, X_MINR, X_COUNTS, X_OPP1, X_OPP2, X_BY_KEY, X_THR = range(7)
+X_STATS, X_MINR, X_COUNTS, X_OTHER, X_BY_KEY, X_THR = range(6)
 X_ROWS = X_THR + 3  # X_THR + p: player p's best ranks, for his hand at S_THR_HAND + p
 
 ARENA = 1 << 19  # moves on the path from the root, all nodes together
@@ -80,9 +80,8 @@ TIME_CHECK = 4095  # look at the clock every 4096 nodes
 
 
 class Buffers:
-    """The search's arrays: a few 2-D arrays rather than many 1-D ones, because every
-    array a numba function receives is reference-counted in and out at each call, and
-    the search is one call per node."""
+    """The search's arrays: a few 2-D arrays, which the kernel borrows (see
+    :func:`solver.jit.borrow`) for as long as this object holds them."""
 
     def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB) -> None:
         entries = 4
@@ -253,8 +252,7 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
     """Write the mover's moves, ordered, to the arena from ``base`` on and return how
     many; or -1 when an exact quick check finds that the mover wins at once.
 
-    Kept apart from the recursive :func:`search`, whose control flow defeats numba's
-    pruning of reference counts: the array views made here cost nothing there.
+    Kept apart from the recursive :func:`search`, so that the recursion stays small.
     """
     hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
     counts, minr = scratch[X_COUNTS], scratch[X_MINR]
@@ -277,11 +275,11 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
         hand_after = h0 if after == 0 else (h1 if after == 1 else h2)
         if scratch[X_STATS, S_THR_HAND + after] != hand_after:
             scratch[X_STATS, S_THR_HAND + after] = hand_after
-            counts, thr = scratch[X_OPP1], scratch[X_THR + after]
+            counts, thr = scratch[X_OTHER], scratch[X_THR + after]
             _unpack(hand_after, counts)
             thr[:TABLE_SIZE] = -1
             best_ranks(counts, rules, thr)
-    # on a free lead, a spring against the opponents (the partner simply passes)
+    # 4. on a free lead, a spring against the opponents (the partner simply passes)
     if table == 0:
         thr = ws[W_THR]
         for i in range(TABLE_SIZE):
@@ -295,10 +293,10 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
         cards[base + n] = 0
         metas[base + n] = 0
         n += 1
-    # 4. ordered
+    # 5. ordered
     partner_owns = table != 0 and mover != 0 and owner != 0
     _order(base, n, table == 0, table != 0, partner_owns, arena, scratch[X_BY_KEY])
-    # 5. who after the mover cannot answer each play (bit k: the k-th player after him):
+    # 6. who after the mover cannot answer each play (bit k: the k-th player after him):
     # such a player must pass, and the search skips him
     for i in range(base, base + n):
         m = arena[A_METAS, i]
