@@ -185,7 +185,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
         return UNKNOWN
     n = _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratch, ws)
     if n < 0:
-        return mine
+        return mine if n == -1 else 1 - mine
     scratch[X_STATS, S_TOP] = base + n
     nxt = mover + 1 if mover + 1 < players else 0
     value = 1 - mine
@@ -250,7 +250,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
 @kernel
 def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratch, ws):
     """Write the mover's moves, ordered, to the arena from ``base`` on and return how
-    many; or -1 when an exact quick check finds that the mover wins at once.
+    many; or -1 (-2) when an exact quick check finds that the mover wins (loses).
 
     Kept apart from the recursive :func:`search`, so that the recursion stays small.
     """
@@ -289,6 +289,10 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
             thr[i] = best
         if safe_minimum(thr, ws[W_MINR]) and spring_search(hand, n, cards, metas, base, ws) > 0:
             return -1
+        if players == 2 and size_of(h1 if mover == 0 else h0) == 1:
+            # one card left to the opponent: he goes out on any play he can beat, so the
+            # spring just tried was the mover's only way to win
+            return -2
     else:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0
