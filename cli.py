@@ -229,8 +229,8 @@ def best(
     "L=2QQTT77553 P1=AA9 [P2=...] [TO=L|P1|P2] [TABLE=55@P1] [BAN=trio+single,...]".
     """
     _compile_notice("search")
-    from solver.endgame import SHORT_NAMES, describe, solve_win
-    from solver.search import UNKNOWN, WIN
+    from solver.endgame import SHORT_NAMES, describe, side_wins, solve_win
+    from solver.search import UNKNOWN
 
     positions = _positions(target, ban)
     searcher = _searcher(max_memory, time_limit)
@@ -238,7 +238,6 @@ def best(
     for name, pos in positions:
         result = solve_win(searcher, pos, all_moves=True, lines=lines)
         mover = SHORT_NAMES[pos.to_move]
-        mine = WIN if pos.to_move == 0 else 1 - WIN
         moves = result.first_moves or []
         unknown |= result.value == UNKNOWN or any(v == UNKNOWN for _, v, _ in moves)
 
@@ -252,7 +251,7 @@ def best(
                         "moves": [
                             {
                                 "move": s.text,
-                                "wins": None if v == UNKNOWN else v == mine,
+                                "wins": side_wins(v, pos.to_move),
                                 "line": [str(x) for x in follow],
                             }
                             for s, v, follow in moves
@@ -263,17 +262,17 @@ def best(
                 )
             )
             continue
-        wins = sum(v == mine for _, v, _ in moves)
+        wins = sum(side_wins(v, pos.to_move) is True for _, v, _ in moves)
         open_moves = sum(v == UNKNOWN for _, v, _ in moves)
         click.echo(describe(pos) if name == target else f"{name}: {describe(pos)}")
         click.echo(
-            f"  {mover} to move {_verdict(result.value, mine)}: {wins} of {len(moves)} "
+            f"  {mover} to move {_verdict(result.value, pos.to_move)}: {wins} of {len(moves)} "
             f"first move{'s' * (len(moves) != 1)} win"
             + (f" ({open_moves} unknown: a limit stopped the search)" if open_moves else "")
         )
         width = max((len(s.text) for s, _, _ in moves), default=4)
         for step, v, follow in moves:
-            text = f"  {step.text:<{width}}  {_verdict(v, mine)}"
+            text = f"  {step.text:<{width}}  {_verdict(v, pos.to_move)}"
             if lines and follow:
                 text += "   " + "  ".join(str(x) for x in follow)
             click.echo(text)
@@ -281,11 +280,11 @@ def best(
         sys.exit(3)
 
 
-def _verdict(value: int, mine: int) -> str:
-    """An outcome from the mover's side: wins, loses or unknown."""
-    from solver.search import UNKNOWN
+def _verdict(value: int, player: int) -> str:
+    """An outcome from ``player``'s side: wins, loses or unknown."""
+    from solver.endgame import side_wins
 
-    return "unknown" if value == UNKNOWN else ("wins" if value == mine else "loses")
+    return {True: "wins", False: "loses", None: "unknown"}[side_wins(value, player)]
 
 
 @main.command(short_help="Play a puzzle against the solver.")
@@ -312,10 +311,9 @@ def play(
     Type cards (as 33 or 3-3), `pass`, `hint` for the winning moves, or `quit`. A
     --time-limit applies to each of the solver's answers.
     """
-    from solver.cards import format_hand, parse_hand
-    from solver.endgame import SHORT_NAMES
+    from solver.cards import format_hand
+    from solver.endgame import SHORT_NAMES, keeping_move
     from solver.errors import InputFileError, LandlordError
-    from solver.movegen import readings
     from solver.puzzles import load_file
     from solver.search import LOSS, UNKNOWN, WIN
 
@@ -344,15 +342,8 @@ def play(
         searcher.start(pos.rules)  # the time limit counts afresh for every answer
         options = searcher.moves(pos)
         if (pos.to_move == 0) != (mine == WIN):  # the solver's turn: a move that keeps a win
-            theirs = 1 - mine
-            move, note = options[0], ""
-            for m in options:
-                v = searcher.value(pos.after(m))
-                if v == theirs:
-                    move, note = m, ""
-                    break
-                if v == UNKNOWN:
-                    note = f"  {stopped}"
+            move, unknown = keeping_move(searcher, pos)
+            note = f"  {stopped}" if unknown else ""
             click.echo(f"{SHORT_NAMES[pos.to_move]} plays {'pass' if move is None else move}{note}")
             pos = pos.after(move)
             continue
@@ -374,7 +365,7 @@ def play(
                 + (f"  {stopped}" if UNKNOWN in values else "")
             )
             continue
-        move = _pick_move(text, options, readings, parse_hand, pos)
+        move = _pick_move(text, options, pos)
         if move is False:
             continue
         value = searcher.value(pos)
@@ -385,9 +376,11 @@ def play(
     click.echo("You win." if pos.winner == mine else "You lose.")
 
 
-def _pick_move(text, options, readings, parse_hand, pos):  # noqa: ANN001, ANN202
+def _pick_move(text, options, pos):  # noqa: ANN001, ANN202 (solver types, imported lazily)
     """The legal move a player typed, or False (after saying why) when there is none."""
+    from solver.cards import parse_hand
     from solver.errors import LandlordError
+    from solver.movegen import readings
 
     if text == "pass":
         if None in options:

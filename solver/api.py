@@ -6,14 +6,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .endgame import SHORT_NAMES, WinResult, solve_win
+from .endgame import SHORT_NAMES, WinResult, side_wins, solve_win
 from .puzzles import Puzzle
 from .search import (
     DEFAULT_MEMORY_MB,
-    LOSS,
     PLAYER_NAMES,
-    UNKNOWN,
-    WIN,
     Searcher,
     make_position,
 )
@@ -73,7 +70,7 @@ class Solution:
                 out["stopped_by"] = r.stats.aborted
             if r.first_moves is not None:
                 out["first_moves"] = [
-                    {"move": step.text, "wins": _side_wins(v, step.player)}
+                    {"move": step.text, "wins": side_wins(v, step.player)}
                     for step, v, _ in r.first_moves
                 ]
         if self.puzzle.expect is not None:
@@ -99,18 +96,11 @@ class Solution:
                 head += f"  (stopped by the {r.stats.aborted})"
             head += f"  [{r.stats.nodes:,} nodes]"
             if r.first_moves is not None:
-                wins = [step.text for step, v, _ in r.first_moves if _side_wins(v, step.player)]
+                wins = [step.text for step, v, _ in r.first_moves if side_wins(v, step.player)]
                 head += f"\n  winning first moves: {', '.join(wins) if wins else 'none'}"
         if self.mismatch:
             head += f"  MISMATCH: expected {'yes' if self.puzzle.expect else 'no'}"
         return head + f"  ({self.seconds * 1000:.2f} ms)"
-
-
-def _side_wins(value: int, player: int) -> bool | None:
-    """Whether a move by ``player`` that leads to ``value`` keeps his side winning."""
-    if value == UNKNOWN:
-        return None
-    return value == (WIN if player == 0 else LOSS)
 
 
 class Solver:

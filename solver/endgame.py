@@ -51,6 +51,20 @@ class WinResult:
         return None if self.value == UNKNOWN else self.value == WIN
 
 
+def keeping_move(searcher: Searcher, pos: Position) -> tuple[Move | None, bool]:
+    """The mover's first move that keeps his side winning, else his first move; and
+    whether a limit left some move's outcome unknown."""
+    mine = WIN if pos.to_move == 0 else LOSS
+    options = searcher.moves(pos)
+    stopped = False
+    for m in options:
+        v = searcher.value(pos.after(m))
+        if v == mine:
+            return m, False
+        stopped |= v == UNKNOWN
+    return options[0], stopped
+
+
 def principal_line(searcher: Searcher, pos: Position) -> list[Step]:
     """Best play from ``pos`` to the end of the game (shorter if a limit stops it)."""
     line: list[Step] = []
@@ -58,17 +72,12 @@ def principal_line(searcher: Searcher, pos: Position) -> list[Step]:
         value = searcher.value(pos)
         if value == UNKNOWN:
             break
-        mine = WIN if pos.to_move == 0 else LOSS
-        options = searcher.moves(pos)
-        choice = options[0]
-        if value == mine:
-            for m in options:
-                v = searcher.value(pos.after(m))
-                if v == UNKNOWN:
-                    return line
-                if v == mine:
-                    choice = m
-                    break
+        if value == (WIN if pos.to_move == 0 else LOSS):
+            choice, stopped = keeping_move(searcher, pos)
+            if stopped:
+                break
+        else:  # every move loses: the first will do
+            choice = searcher.moves(pos)[0]
         line.append(Step(pos.to_move, choice))
         pos = pos.after(choice)
     return line
@@ -131,6 +140,13 @@ def player_index(name: str) -> int:
         if key in (short.lower(), full):
             return i
     raise RuleError(f"unknown player {name!r}: expected landlord, peasant1 or peasant2")
+
+
+def side_wins(value: int, player: int) -> bool | None:
+    """Whether a move by ``player`` that leads to ``value`` keeps his side winning."""
+    if value == UNKNOWN:
+        return None
+    return value == (WIN if player == 0 else LOSS)
 
 
 def describe(pos: Position) -> str:
