@@ -9,6 +9,7 @@ unknown.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -179,6 +180,112 @@ def solve(
         sys.exit(1)
     if unknown:
         sys.exit(3)
+
+
+@main.command(short_help="Solve many deals and puzzles in parallel, to JSON lines.")
+@click.argument("inputs", nargs=-1, required=True, metavar="INPUT...")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the JSON lines to this file (default: stdout).",
+)
+@click.option("--resume", is_flag=True, help="Skip the items already in --out; append the rest.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=4096),
+    help="Worker processes (default: one per core; 1 solves in this process).",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Run on a Dask cluster instead (pip install 'landlord-solver[dask]').",
+)
+@click.option(
+    "--question",
+    type=click.Choice(["spring", "win"]),
+    help="Ask this question of every puzzle instead of its own (contest cases are springs).",
+)
+@click.option("--all-moves", is_flag=True, help="For win questions, list the winning first moves.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on stderr (default: when stderr is a terminal).",
+)
+@_limits
+def batch(
+    inputs: tuple[str, ...],
+    out: Path | None,
+    resume: bool,
+    workers: int | None,
+    scheduler: str | None,
+    question: str | None,
+    all_moves: bool,
+    progress: bool | None,
+    ban: tuple[str, ...],
+    time_limit: float | None,
+    max_memory: float,
+) -> None:
+    """Solve contest files, puzzle files and folders of them (or `landlord deal` output
+    on stdin, as -), writing one JSON line per item as soon as it is solved: id,
+    question, answer, line, seconds (or id and error for a bad item).
+
+    An item's id is its source and number (deals.in#12, set.toml#3, <stdin>#5), so that
+    --resume can finish an interrupted run: every item ends up in the output exactly
+    once. A summary goes to stderr at the end. Exits 2 when some item was bad (the
+    others are still solved), 1 when an answer differs from a puzzle's expected one, 3
+    when a limit left some answer unknown.
+    """
+    from solver import batch as b
+    from solver.errors import LandlordError
+
+    if resume and out is None:
+        raise click.UsageError("--resume needs --out: the file to resume")
+    if scheduler is not None and workers is not None:
+        raise click.UsageError("--workers and --scheduler exclude each other")
+    settings = b.Settings(question, ban, max_memory, time_limit, all_moves)
+    try:
+        sources = b.read_sources(list(inputs), click.get_binary_stream("stdin"))
+        finished = b.finished_items(out) if resume and out is not None else {}
+    except LandlordError as e:
+        raise InputError(str(e)) from None
+    plan = b.Plan(sources, settings, finished)
+    engine = b.Engine(settings, workers or len(os.sched_getaffinity(0)), scheduler)
+    err = click.get_text_stream("stderr")
+    bar = b.Progress(plan.total, err, err.isatty() if progress is None else progress)
+    summary = b.Summary()
+    _compile_notice("spring", "search")
+    try:
+        with open(out, "a" if resume else "w", encoding="utf-8") if out else _stdout() as f:
+            b.run(plan, engine, f, bar, summary)
+    except KeyboardInterrupt:
+        click.echo(summary.text(str(out)), err=True)
+        click.echo("interrupted: the results above are written; rerun with --resume", err=True)
+        sys.exit(130)
+    except OSError as e:
+        raise click.ClickException(f"{out or 'stdout'}: cannot write: {e.strerror or e}") from None
+    except b.WorkerDied as e:
+        click.echo(summary.text(str(out)), err=True)
+        message = f"{e}; the results above are written: rerun with --resume"
+        raise click.ClickException(message) from None
+    except LandlordError as e:
+        raise InputError(str(e)) from None
+    except MemoryError:
+        raise InputError(f"--max-memory {max_memory:g}: not enough memory") from None
+    click.echo(summary.text(str(out)), err=True)
+    counts = summary.counts
+    if counts["error"]:
+        sys.exit(2)
+    if counts["mismatch"]:
+        sys.exit(1)
+    if counts["unknown"]:
+        sys.exit(3)
+
+
+def _stdout() -> IO[str]:
+    """Standard output for ``with``, left open afterwards."""
+    import contextlib
+
+    return contextlib.nullcontext(sys.stdout)  # type: ignore[return-value]
 
 
 def _positions(target: str, bans: tuple[str, ...]) -> list[tuple[str, object]]:

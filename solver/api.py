@@ -120,13 +120,17 @@ class Solver:
         # load the compiled spring kernels now, so that no puzzle's time includes it
         solve_spring((1,) + EMPTY[1:], (EMPTY, EMPTY), ws=self._ws)
 
+    def prepare(self, question: str) -> None:
+        """Load what ``question`` needs (the search and its table for ``win``), so that no
+        puzzle's time includes it."""
+        if question == "win" and self._searcher is None:
+            self._searcher = Searcher(self._memory_mb, self._time_limit)
+            solve_win(self._searcher, make_position([(1,) + EMPTY[1:], (0, 1) + EMPTY[2:]]))
+
     def solve(self, puzzle: Puzzle, question: str | None = None) -> Solution:
         """Answer a validated puzzle's question (or ``question`` instead)."""
         question = question or puzzle.question
-        if question == "win" and self._searcher is None:
-            self._searcher = Searcher(self._memory_mb, self._time_limit)
-            # load the compiled search now too, so that no puzzle's time includes it
-            solve_win(self._searcher, make_position([(1,) + EMPTY[1:], (0, 1) + EMPTY[2:]]))
+        self.prepare(question)
         start = time.perf_counter()
         result: SpringResult | WinResult
         if question == "spring":

@@ -131,8 +131,8 @@ def _token_at(data: Buffer, offset: int) -> str:
     return token[:40].decode("utf-8", "backslashreplace")
 
 
-def _declared(data: Buffer, source: str) -> tuple[int, int]:
-    """T and the offset after it."""
+def declared_cases(data: Buffer, source: str) -> tuple[int, int]:
+    """T, the number of cases the file declares, and the offset after it."""
     m = re.match(rb"\s*(\S+)", data[:4096])
     if not m:
         if data[:4096].strip():
@@ -158,7 +158,7 @@ def contest_chunks(
     A malformed case ends the reading: its chunk carries ``error``, and the cases before
     it are complete. A missing or unreadable T raises at once.
     """
-    declared, pos = _declared(data, source)
+    declared, pos = declared_cases(data, source)
     buf = np.frombuffer(data, np.uint8)
     deck = np.array(rules.deck, np.int64)
     table = _CARDS

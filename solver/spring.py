@@ -280,10 +280,16 @@ def solve_spring(
         check_hand(h, rules.deck, format_hand(h))
     check_disjoint((landlord, *peasants), rules.deck)
     ws = ws if ws is not None else workspace()
-    arrays = [np.array(h, np.int64) for h in (landlord, *peasants)]
-    n = spring_kernel(arrays[0], arrays[1], arrays[2], rules.array(), ws)
-    line = tuple(as_play(unpack(int(p)), rules) for p in ws[W_LINE][:n])
-    return SpringResult(n > 0, line)
+    plays = spring_line(np.array((landlord, *peasants), np.int64), rules.array(), ws)
+    return SpringResult(bool(plays), tuple(as_play(p, rules) for p in plays))
+
+
+def spring_line(deal: np.ndarray, rules: np.ndarray, ws: np.ndarray) -> list[Hand]:
+    """The witness line of a validated deal (int64 rows: landlord, peasant 1, peasant 2),
+    one rank-count vector per play; empty when there is no spring. ``rules`` is
+    :meth:`RuleSet.array`: the fast path for callers that solve many deals."""
+    n = spring_kernel(deal[0], deal[1], deal[2], rules, ws)
+    return [unpack(int(p)) for p in ws[W_LINE, :n]]
 
 
 def solve_many(hands: np.ndarray, rules: RuleSet = CLASSIC) -> np.ndarray:
