@@ -249,7 +249,8 @@ def batch(
     except LandlordError as e:
         raise InputError(str(e)) from None
     plan = b.Plan(sources, settings, finished)
-    engine = b.Engine(settings, workers or len(os.sched_getaffinity(0)), scheduler)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    engine = b.Engine(settings, workers or cores or 1, scheduler)
     err = click.get_text_stream("stderr")
     bar = b.Progress(plan.total, err, err.isatty() if progress is None else progress)
     summary = b.Summary()
