@@ -597,6 +597,74 @@ def deal(seed: int, count: int, strength: float, fmt: str) -> None:
     sys.stdout.write(to_toml(puzzles))
 
 
+def _count(*decls: str, default: int, least: int, text: str):  # noqa: ANN202 (a decorator)
+    """A bounded count option that shows its default."""
+    kind = click.IntRange(min=least, max=10_000_000)
+    return click.option(*decls, type=kind, default=default, show_default=True, help=text)
+
+
+@main.command(short_help="Run the standard benchmark suite.")
+@_count("--deals", default=20_000, least=1, text="Deals in each spring set.")
+@_count("--random", "positions", default=5, least=0, text="Positions in each random endgame set.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True, max=1e9),
+    callback=_finite,
+    default=60,
+    show_default=True,
+    metavar="SECONDS",
+    help="Stop a random endgame after this long (its answer is then unknown).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def bench(deals: int, positions: int, time_limit: float, as_json: bool) -> None:
+    """Run the standard benchmark suite on one core: the bench list (its total node count
+    is the bench signature), fixed-seed spring deal sets and random endgames. Prints
+    per-case times and throughput."""
+    import statistics
+
+    _compile_notice("spring", "search")
+    from solver import bench as suite
+
+    searcher = _searcher(64, None)
+    limited = _searcher(64, time_limit)
+    suite.warm(searcher)
+    suite.warm(limited)
+    listed = list(suite.positions_suite(searcher))
+    spring = list(suite.deals_suite(deals))
+    endgames = list(suite.random_suite(limited, positions))
+    rows = listed + spring + endgames
+    signature = sum(r.nodes for r in listed)
+    searched = listed + endgames
+    nodes_per_s = sum(r.nodes for r in searched) / max(sum(r.seconds for r in searched), 1e-9)
+    medians = {
+        name: statistics.median(r.seconds for r in endgames if r.suite == name)
+        for name, *_ in suite.POSITION_SETS
+        if positions
+    }
+    if as_json:
+        summary = {
+            "rows": [r.as_json() for r in rows],
+            "signature": signature,
+            "nodes_per_second": round(nodes_per_s),
+            "deals_per_second": {r.case: round(r.items / r.seconds) for r in spring},
+            "median_seconds": {k: round(v, 6) for k, v in medians.items()},
+        }
+        click.echo(json.dumps(summary))
+        return
+    width = max(len(r.case) for r in rows)
+    click.echo(f"{'suite':<13} {'case':<{width}}  {'answer':<9} {'nodes':>11} {'seconds':>9}")
+    for r in rows:
+        extra = f"  {r.items / r.seconds:>11,.0f} deals/s" if r.suite == "spring" else ""
+        nodes = f"{r.nodes:,}" if r.nodes else "-"
+        click.echo(
+            f"{r.suite:<13} {r.case:<{width}}  {r.answer:<9} {nodes:>11} {r.seconds:>9.3f}{extra}"
+        )
+    click.echo(f"bench signature: {signature:,} nodes ({len(listed)} positions)")
+    click.echo(f"search speed: {nodes_per_s:,.0f} nodes/s")
+    for name, median in medians.items():
+        click.echo(f"random {name} endgames: median {median:.3f} s")
+
+
 @main.command(short_help="Check a contestant's output.")
 @click.argument("input_file", metavar="INPUT", type=click.File("rb"))
 @click.argument("output_file", metavar="OUTPUT", type=click.File("rb"))

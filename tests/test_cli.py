@@ -20,7 +20,8 @@ def run(*args, input=None):
 def test_help_lists_every_command():
     result = run("--help")
     assert result.exit_code == 0
-    for command in ("judge", "solve", "moves", "deal", "check", "validate", "best", "play"):
+    commands = ("judge", "solve", "moves", "deal", "check", "validate", "best", "play", "batch")
+    for command in (*commands, "bench"):
         assert command in result.output
 
 
