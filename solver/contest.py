@@ -176,9 +176,19 @@ def contest_chunks(
             yield ContestChunk(first, hands[:case], starts[:case], pos, declared, error)
             return
         yield ContestChunk(first, hands, starts, pos, declared, None)
+        _release(data, pos)
         first += count
         if first >= declared:
             return
+
+
+def _release(data: Buffer, end: int) -> None:
+    """Drop the pages of a mapped file read up to ``end`` from memory (they are read back
+    if needed), so that resident memory stays flat however long the file is."""
+    if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+        whole_pages = end - end % mmap.PAGESIZE
+        if whole_pages:
+            data.madvise(mmap.MADV_DONTNEED, 0, whole_pages)
 
 
 def _read_error(
