@@ -244,14 +244,14 @@ def batch(
         raise click.UsageError("--workers and --scheduler exclude each other")
     settings = b.Settings(question, ban, max_memory, time_limit, all_moves)
     try:
-        sources = b.read_sources(list(inputs), click.get_binary_stream("stdin"))
+        sources = b.read_sources(list(inputs), sys.stdin.buffer)
         finished = b.finished_items(out) if resume and out is not None else {}
     except LandlordError as e:
         raise InputError(str(e)) from None
     plan = b.Plan(sources, settings, finished)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     engine = b.Engine(settings, workers or cores or 1, scheduler)
-    err = click.get_text_stream("stderr")
+    err = sys.stderr
     bar = b.Progress(plan.total, err, err.isatty() if progress is None else progress)
     summary = b.Summary()
     _compile_notice("spring", "search")

@@ -145,11 +145,14 @@ def read_sources(inputs: list[str], stdin: IO[bytes]) -> list[Source]:
 
 
 def _id_path(name: str) -> str:
-    """A path as ids spell it: relative to the working folder when inside it, else
-    absolute, so that ``deals.in``, ``./deals.in`` and its full path name the same items."""
-    full = os.path.abspath(name)
-    relative = os.path.relpath(full)
-    return full if relative.startswith("..") else relative
+    """A path as ids spell it: relative to the working folder when inside it (links
+    resolved), else absolute, so that ``deals.in``, ``./deals.in`` and its full path
+    name the same items."""
+    full = Path(name).resolve()
+    try:
+        return str(full.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(full)
 
 
 def _contest(name: str, data: Buffer) -> Source:
