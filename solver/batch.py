@@ -111,8 +111,12 @@ def read_sources(inputs: list[str], stdin: IO[bytes]) -> list[Source]:
     holds either (``landlord deal`` writes both), told apart by its first character.
     """
     out = []
+    seen: set[str] = set()
     for name in inputs:
         if name == "-":
+            if STDIN in seen:
+                continue
+            seen.add(STDIN)
             data = stdin.read()
             if data.lstrip()[:1].isdigit() or not data.strip():
                 out.append(_contest(STDIN, data))
@@ -132,6 +136,9 @@ def read_sources(inputs: list[str], stdin: IO[bytes]) -> list[Source]:
         else:
             raise InputFileError(f"{name}: no such file or folder")
         for f in files:
+            if str(f) in seen:  # named twice (or a file and its folder): solved once
+                continue
+            seen.add(str(f))
             if f.suffix == ".toml":
                 items = load_file(f)
                 out.append(Source(str(f), puzzles=items, total=len(items)))

@@ -113,6 +113,12 @@ def test_ids_do_not_depend_on_how_a_path_is_spelled(tmp_path):
     first = set(results(out))
     run("batch", CASES / "edge_cases.in", "--out", out, "--workers", "1", cwd=CASES)
     assert set(results(out)) == first
+    twice = ("edge_cases.in", ".", "./edge_cases.in", "-", "-")
+    result = run("batch", *twice, "--out", out, "--workers", "1", input="1\n3\n4\n5\n", cwd=CASES)
+    assert result.exit_code == 0, result.output
+    got = results(out)  # every item once, though named three times
+    cases = sum(len(f.read_text().splitlines()) for f in CASES.glob("*.ans"))
+    assert len(got) == cases + 1 and set(got) > first and "<stdin>#1" in got
     assert split_id("a#b.in#12") == ("a#b.in", 12)
     assert split_id("broken.in") == ("broken.in", 0)
 
