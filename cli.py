@@ -159,9 +159,7 @@ def solve(
                 sol = solver.solve(replace(item, rules=item.rules.with_bans(ban)), question)
             except LandlordError as e:
                 errors += 1
-                click.echo(
-                    f"error: {item.file}, line {item.line}, puzzle {item.name!r}: {e}", err=True
-                )
+                click.echo(f"error: {item.where}: {e}", err=True)
                 continue
             except MemoryError:
                 raise InputError(f"--max-memory {max_memory:g}: not enough memory") from None
@@ -243,28 +241,38 @@ def batch(
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler exclude each other")
     settings = b.Settings(question, ban, max_memory, time_limit, all_moves)
+    anchor = out.absolute().parent if out else Path.cwd()
     try:
-        sources = b.read_sources(list(inputs), sys.stdin.buffer)
-        finished = b.finished_items(out) if resume and out is not None else {}
+        sources = b.read_sources(list(inputs), sys.stdin.buffer, anchor)
+        finished, retried = b.finished_items(out) if resume and out else ({}, 0)
+        if out:
+            b.refuse_overwrite(out, sources)
+        target = open(out, "a" if resume else "w", encoding="utf-8") if out else _stdout()
     except LandlordError as e:
         raise InputError(str(e)) from None
+    except OSError as e:
+        raise InputError(f"--out {out}: cannot write: {e.strerror or e}") from None
     plan = b.Plan(sources, settings, finished)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     engine = b.Engine(settings, workers or cores or 1, scheduler)
-    err = sys.stderr
-    bar = b.Progress(plan.total, err, err.isatty() if progress is None else progress)
+    if progress is None:  # a bar only on a terminal, and not where the results go
+        progress = sys.stderr.isatty() and not (out is None and sys.stdout.isatty())
+    bar = b.Progress(plan.total, sys.stderr, progress)
     summary = b.Summary()
     _compile_notice("spring", "search")
     try:
-        with open(out, "a" if resume else "w", encoding="utf-8") if out else _stdout() as f:
+        with target as f:
             b.run(plan, engine, f, bar, summary)
     except KeyboardInterrupt:
         click.echo(summary.text(str(out)), err=True)
         click.echo("interrupted: the results above are written; rerun with --resume", err=True)
         sys.exit(130)
-    except OSError as e:
-        raise click.ClickException(f"{out or 'stdout'}: cannot write: {e.strerror or e}") from None
-    except b.WorkerDied as e:
+    except b.OutputError as e:
+        if e.broken_pipe:  # the reader has gone (`| head`): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
+        raise click.ClickException(str(e)) from None
+    except b.RunStopped as e:
         click.echo(summary.text(str(out)), err=True)
         message = f"{e}; the results above are written: rerun with --resume"
         raise click.ClickException(message) from None
@@ -273,6 +281,14 @@ def batch(
     except MemoryError:
         raise InputError(f"--max-memory {max_memory:g}: not enough memory") from None
     click.echo(summary.text(str(out)), err=True)
+    if retried:
+        click.echo(f"  {b.plural(retried, 'item')} that failed before tried again", err=True)
+    if finished and not plan.skipped:
+        click.echo(
+            f"warning: none of the results already in {out} are from these inputs (ids name "
+            f"files relative to the folder of {out})",
+            err=True,
+        )
     counts = summary.counts
     if counts["error"]:
         sys.exit(2)
@@ -310,9 +326,7 @@ def _positions(target: str, bans: tuple[str, ...]) -> list[tuple[str, object]]:
             try:
                 out.append((item.name, replace(item, rules=item.rules.with_bans(bans)).position()))
             except LandlordError as e:
-                raise InputError(
-                    f"{item.file}, line {item.line}, puzzle {item.name!r}: {e}"
-                ) from None
+                raise InputError(f"{item.where}: {e}") from None
     if not out:
         raise InputError(f"{target}: no puzzle in it")
     return out
@@ -434,7 +448,7 @@ def play(
     try:
         pos = replace(puzzle, rules=puzzle.rules.with_bans(ban)).position()
     except LandlordError as e:
-        raise InputError(f"{file}, line {puzzle.line}, puzzle {puzzle.name!r}: {e}") from None
+        raise InputError(f"{puzzle.where}: {e}") from None
     _compile_notice("search")
     searcher = _searcher(max_memory, time_limit)
     mine = (

@@ -36,11 +36,11 @@ def deals_file(path: Path, count: int, base: int) -> None:
         capture_output=True,
         text=True,
     ).stdout
-    body = made.split("\n", 1)[1]
+    hands = made.split("\n", 1)[1].splitlines(keepends=True)
     with open(path, "w") as f:
         f.write(f"{count}\n")
-        for _ in range(count // base):
-            f.write(body)
+        for k in range(count):
+            f.writelines(hands[3 * (k % base) : 3 * (k % base) + 3])
 
 
 def memory_kb(pid: int) -> tuple[int, int]:
@@ -104,7 +104,7 @@ def main() -> None:
             base_rate, base_wall = base_rate or rate, base_wall or wall
             print(
                 f"{args.deals:,} deals, {workers} worker{'s' * (workers != 1)}: "
-                f"{rate:>9,.0f} items/s solving ({rate / base_rate:.2f}x one worker), "
+                f"{rate:>9,.0f} items/s solving ({rate / base_rate:.2f}x the first), "
                 f"{wall:.2f} s wall with start-up ({base_wall / wall:.2f}x)"
             )
         if args.long:

@@ -28,12 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.bench import bench_list, random_positions, timed, warm  # noqa: E402
+from solver.bench import POSITION_SETS, bench_list, random_positions, timed, warm  # noqa: E402
 from solver.endgame import describe, parse_position  # noqa: E402
 from solver.search import Searcher  # noqa: E402
 
 HARDEST = ("P08", "P10", "P11", "P12", "P13", "P14", "P15", "P16", "P18", "P19", "P20", "P21")
-CPP = {"hardest": 1.9, "two": 1.7, "three": 0.8}
+CPP = {"hardest": 1.9, "two-player": 1.7, "three-player": 0.8}
 
 
 def main() -> None:
@@ -64,7 +64,7 @@ def main() -> None:
     )
     limited = Searcher(args.memory, time_limit=args.time_limit)
     warm(limited)
-    for label, players, lo, hi, seed in (("two", 2, 24, 30, 1), ("three", 3, 26, 32, 2)):
+    for label, seed, players, lo, hi in POSITION_SETS:
         times, unknown = [], 0
         for pos in random_positions(seed, args.random, players, lo, hi):
             answer, dt, nodes = timed(limited, pos)
@@ -74,7 +74,7 @@ def main() -> None:
             times.append(dt)
         median = statistics.median(times)
         print(
-            f"random {label}-player {lo}-{hi} cards: {len(times)} positions, median "
+            f"random {label} {lo}-{hi} cards: {len(times)} positions, median "
             f"{median:.3f} s, slowest {max(times):.2f} s, {unknown} stopped at "
             f"{args.time_limit:.0f} s ({CPP[label] / median:.2f}x the C++ reference's speed)"
         )

@@ -19,12 +19,16 @@ import math
 import os
 import queue
 import re
+import shutil
+import socket
 import sys
+import tempfile
 import threading
 import time
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
@@ -34,7 +38,7 @@ import numpy as np
 from .api import Solver
 from .cards import format_hand
 from .contest import Buffer, contest_chunks, declared_cases, open_input
-from .errors import InputFileError, LandlordError
+from .errors import InputFileError, LandlordError, WholeFileError
 from .puzzles import Puzzle, load_file, load_text
 from .rules import CLASSIC
 from .search import DEFAULT_MEMORY_MB
@@ -43,6 +47,7 @@ from .spring import spring_line, workspace
 TASK_CASES = 2048  # contest cases per task
 TASK_WEIGHT = 16  # a task holds up to 16 spring puzzles, or a single win puzzle
 STDIN = "<stdin>"
+WORKER_WAIT = 30  # seconds to wait for a Dask worker to join
 ANSWER_NAMES = {True: "yes", False: "no", None: "unknown"}
 
 
@@ -59,13 +64,26 @@ class Settings:
 
 @dataclass
 class Source:
-    """One input: a contest file's bytes, a puzzle file's puzzles, or why it is unusable."""
+    """One input: a contest file (opened when its turn comes), a puzzle file's puzzles,
+    or why it is unusable."""
 
-    name: str
-    data: Buffer | None = None
+    name: str  # as ids spell it
+    path: str | None = None  # the file, as named (a contest file is opened when its turn comes)
+    spool: IO[bytes] | None = None  # a contest input copied from a pipe
     puzzles: list[Puzzle | InputFileError] | None = None
     error: str | None = None
     total: int = 1  # items in it: T for a contest file
+
+    @contextmanager
+    def contest(self) -> Iterator[Buffer]:
+        """The contest input's bytes, mapped while the caller needs them."""
+        if self.spool is not None:
+            self.spool.seek(0)
+            yield open_input(self.spool)
+            return
+        assert self.path is not None
+        with open(self.path, "rb") as file:
+            yield open_input(file)
 
 
 @dataclass
@@ -104,70 +122,106 @@ def error_result(item: str, message: str, dropped: int = 0) -> TaskResult:
 # -- reading the inputs ------------------------------------------------------------------
 
 
-def read_sources(inputs: list[str], stdin: IO[bytes]) -> list[Source]:
+def read_sources(inputs: list[str], stdin: IO[bytes], anchor: Path) -> list[Source]:
     """The sources named: files, folders (their ``*.toml`` and ``*.in`` files), ``-``.
 
     A ``.toml`` file is a puzzle file; any other file is a contest file. Standard input
-    holds either (``landlord deal`` writes both), told apart by its first character.
+    and pipes hold either (``landlord deal`` writes both), told apart by their first
+    character; a contest input from a pipe is copied to a temporary file, so that memory
+    stays flat. Ids name files relative to ``anchor`` (see :func:`id_path`).
     """
-    out = []
+    out: list[Source] = []
     seen: set[str] = set()
     for name in inputs:
         if name == "-":
-            if STDIN in seen:
-                continue
-            seen.add(STDIN)
-            data = stdin.read()
-            if data.lstrip()[:1].isdigit() or not data.strip():
-                out.append(_contest(STDIN, data))
-            else:
-                items = load_text(data, STDIN, "stdin")
-                out.append(Source(STDIN, puzzles=items, total=len(items)))
+            if STDIN not in seen:
+                seen.add(STDIN)
+                out.append(_piped(STDIN, stdin))
             continue
-        path = Path(_id_path(name))
-        if path.is_dir():
-            files = sorted(
-                p for p in path.rglob("*") if p.suffix in (".toml", ".in") and p.is_file()
-            )
-            if not files:
-                raise InputFileError(f"{name}: no puzzle (*.toml) or contest (*.in) file in it")
-        elif path.exists():
-            files = [path]
-        else:
-            raise InputFileError(f"{name}: no such file or folder")
-        for f in files:
-            if str(f) in seen:  # named twice (or a file and its folder): solved once
-                continue
-            seen.add(str(f))
-            if f.suffix == ".toml":
-                items = load_file(f)
-                out.append(Source(str(f), puzzles=items, total=len(items)))
-                continue
-            try:
-                with open(f, "rb") as file:
-                    out.append(_contest(str(f), open_input(file)))
-            except OSError as e:
-                out.append(Source(str(f), error=f"{f}: cannot read: {e.strerror or e}"))
+        try:
+            if os.path.isdir(name):
+                found = sorted(
+                    p for p in Path(name).rglob("*") if p.suffix in (".toml", ".in") and p.is_file()
+                )
+                if not found:
+                    raise InputFileError(f"{name}: no puzzle (*.toml) or contest (*.in) file in it")
+                files = [str(p) for p in found]
+            elif os.path.exists(name):
+                files = [name]
+            else:
+                raise InputFileError(f"{name}: no such file or folder")
+            for f in files:
+                item = id_path(f, anchor)
+                if item not in seen:  # named twice (or a file and its folder): solved once
+                    seen.add(item)
+                    out.append(_source(f, item))
+        except (OSError, RuntimeError) as e:  # a name too long, a loop of links
+            reason = getattr(e, "strerror", None) or e
+            raise InputFileError(f"{name}: cannot read: {reason}") from None
     return out
 
 
-def _id_path(name: str) -> str:
-    """A path as ids spell it: relative to the working folder when inside it (links
-    resolved), else absolute, so that ``deals.in``, ``./deals.in`` and its full path
-    name the same items."""
+def id_path(name: str, anchor: Path) -> str:
+    """A file as ids spell it: relative to ``anchor`` (the output file's folder) when
+    inside it, else absolute, links resolved; so that ``deals.in``, ``./deals.in`` and
+    its full path name the same items, whatever the working folder. A pipe keeps the
+    name it was given."""
+    if not os.path.isfile(name):
+        return name
     full = Path(name).resolve()
     try:
-        return str(full.relative_to(Path.cwd().resolve()))
+        return str(full.relative_to(anchor.resolve()))
     except ValueError:
         return str(full)
 
 
-def _contest(name: str, data: Buffer) -> Source:
+def _source(name: str, item: str) -> Source:
+    """A named input: a puzzle file, a contest file, or a pipe."""
+    if not os.path.isfile(name):
+        with open(name, "rb") as stream:
+            return _piped(item, stream)
+    if name.endswith(".toml"):
+        return replace(_puzzle_source(item, load_file(Path(name))), path=name)
     try:
-        declared, _ = declared_cases(data, name)
-    except InputFileError as e:
-        return Source(name, error=str(e))
-    return Source(name, data=data, total=declared)
+        with open(name, "rb") as file:
+            head = file.read(4096)
+        declared, _ = declared_cases(head, item)
+    except OSError as e:
+        return Source(item, error=f"{name}: cannot read: {e.strerror or e}")
+    except WholeFileError as e:
+        return Source(item, error=str(e))
+    return Source(item, path=name, total=declared)
+
+
+def _piped(item: str, stream: IO[bytes]) -> Source:
+    """An input read from a pipe: a contest input (digits first) or a puzzle file."""
+    head = stream.read(4096)
+    if head.lstrip()[:1].isdigit() or not head.strip():
+        spool = tempfile.TemporaryFile()
+        spool.write(head)
+        shutil.copyfileobj(stream, spool)
+        spool.flush()
+        try:
+            declared, _ = declared_cases(head, item)
+        except WholeFileError as e:
+            return Source(item, error=str(e))
+        return Source(item, spool=spool, total=declared)
+    return _puzzle_source(item, load_text(head + stream.read(), item, "stdin"))
+
+
+def _puzzle_source(item: str, puzzles: list[Puzzle | InputFileError]) -> Source:
+    if len(puzzles) == 1 and isinstance(puzzles[0], WholeFileError):
+        return Source(item, error=str(puzzles[0]))
+    return Source(item, puzzles=puzzles, total=len(puzzles))
+
+
+def refuse_overwrite(out: Path, sources: list[Source]) -> None:
+    """Refuse an output file that is also an input: writing it would destroy the input."""
+    if not out.exists():
+        return
+    for src in sources:
+        if src.path and os.path.exists(src.path) and os.path.samefile(out, src.path):
+            raise InputFileError(f"--out {out}: it is also an input ({src.path}); choose another")
 
 
 class Finished:
@@ -176,35 +230,39 @@ class Finished:
     def __init__(self, numbers: np.ndarray) -> None:
         self.numbers = numbers
 
-    def __contains__(self, number: int) -> bool:
-        i = int(np.searchsorted(self.numbers, number))
-        return i < len(self.numbers) and int(self.numbers[i]) == number
-
     def __len__(self) -> int:
         return len(self.numbers)
 
+    def __contains__(self, number: int) -> bool:
+        return not self.todo(np.array([number], np.int64))[0]
+
     def todo(self, numbers: np.ndarray) -> np.ndarray:
         """A mask of the ``numbers`` still to solve."""
-        return ~np.isin(numbers, self.numbers, assume_unique=True)
+        if not len(self.numbers):
+            return np.ones(len(numbers), np.bool_)
+        at = np.minimum(np.searchsorted(self.numbers, numbers), len(self.numbers) - 1)
+        return self.numbers[at] != numbers
 
 
 NOTHING = Finished(np.zeros(0, np.int64))
-_ID = re.compile(rb'\{"id": ("(?:[^"\\]|\\.)*")')
+_ID = re.compile(rb'\{"id": ("(?:[^"\\]|\\.)*")(, "error")?')
 
 
-def finished_items(path: Path) -> dict[str, Finished]:
-    """The ids already in an output file, by source, for ``--resume``.
+def finished_items(path: Path) -> tuple[dict[str, Finished], int]:
+    """The ids already answered in an output file, by source, for ``--resume``; and how
+    many error lines it held.
 
-    A last line left half-written (the run was killed mid-write) is cut off the file, so
-    that appending starts on a fresh line; any other line that is not a result is an
-    error (the file is not this command's output).
+    Error lines are taken out of the file, so that their items are tried again (the
+    input may have been fixed), and a last line left half-written (the run was killed
+    mid-write) is cut off, so that appending starts on a fresh line. Any other line that
+    is not a result is an error: the file is not this command's output.
     """
     numbers: dict[str, array] = {}
-    complete = 0
+    complete = errors = 0
     try:
         file = open(path, "rb")
     except FileNotFoundError:
-        return {}
+        return {}, 0
     except OSError as e:
         raise InputFileError(f"{path}: cannot read: {e.strerror or e}") from None
     with file:
@@ -216,19 +274,46 @@ def finished_items(path: Path) -> dict[str, Finished]:
                 continue
             m = _ID.match(line)
             try:
-                item = json.loads(m.group(1) if m else json.loads(line)["id"])
+                item = json.loads(m.group(1)) if m else json.loads(line)["id"]
+                failed = _is_error(line)
             except (ValueError, KeyError, TypeError):
-                item = None
+                item, failed = None, False
             if not isinstance(item, str):
                 raise InputFileError(
                     f'{path}, line {i}: not a batch result (a JSON object with an "id"), '
                     "so there is nothing to resume"
                 )
+            if failed:
+                errors += 1
+                continue
             source, number = split_id(item)
             numbers.setdefault(source, array("q")).append(number)
-    if complete < path.stat().st_size:
-        os.truncate(path, complete)
-    return {s: Finished(np.unique(np.frombuffer(a, np.int64))) for s, a in numbers.items()}
+    try:
+        if errors:
+            _drop_errors(path)
+        elif complete < path.stat().st_size:
+            os.truncate(path, complete)
+    except OSError as e:
+        raise InputFileError(f"{path}: cannot rewrite: {e.strerror or e}") from None
+    finished = {s: Finished(np.unique(np.frombuffer(a, np.int64))) for s, a in numbers.items()}
+    return finished, errors
+
+
+def _drop_errors(path: Path) -> None:
+    """Rewrite an output file without its error lines (and any half-written last line)."""
+    kept = path.with_name(path.name + ".resume")
+    with open(path, "rb") as source, open(kept, "wb") as target:
+        for line in source:
+            if not line.endswith(b"\n"):
+                break
+            if not _is_error(line):
+                target.write(line)
+    os.replace(kept, path)
+
+
+def _is_error(line: bytes) -> bool:
+    m = _ID.match(line)
+    return bool(m.group(2)) if m else "error" in json.loads(line)
 
 
 class Plan:
@@ -247,9 +332,7 @@ class Plan:
         """Tasks for the workers, and the results of bad items (found while reading)."""
         for src in self.sources:
             done = self.finished.get(src.name, NOTHING)
-            if 0 in done:  # the whole source was recorded as unusable
-                self.skipped += 1
-            elif src.error is not None:
+            if src.error is not None:
                 yield error_result(src.name, src.error)
             elif src.puzzles is not None:
                 yield from self._puzzle_tasks(src, done)
@@ -257,8 +340,14 @@ class Plan:
                 yield from self._case_tasks(src, done)
 
     def _case_tasks(self, src: Source, done: Finished) -> Iterator[Task | TaskResult]:
-        assert src.data is not None
-        for part in contest_chunks(src.data, src.name):
+        try:
+            with src.contest() as data:
+                yield from self._read_cases(src.name, data, done)
+        except OSError as e:  # gone or unreadable since the run began
+            yield error_result(src.name, f"{src.path}: cannot read: {e.strerror or e}")
+
+    def _read_cases(self, name: str, data: Buffer, done: Finished) -> Iterator[Task | TaskResult]:
+        for part in contest_chunks(data, name):
             for at in range(0, len(part.hands), TASK_CASES):
                 deals = part.hands[at : at + TASK_CASES]
                 numbers = np.arange(len(deals), dtype=np.int64) + (part.first + at + 1)
@@ -267,15 +356,11 @@ class Plan:
                     self.skipped += int(len(numbers) - todo.sum())
                     numbers, deals = numbers[todo], deals[todo]
                 if len(numbers):
-                    yield Task(src.name, numbers, deals.astype(np.uint8))
+                    yield Task(name, numbers, deals.astype(np.uint8))
             if part.error is not None:
                 bad = part.first + len(part.hands) + 1
-                after = part.declared - bad
-                note = f" ({after} case{'s' * (after != 1)} after it not read)" if after else ""
-                if bad in done:
-                    self.skipped += 1
-                else:
-                    yield error_result(f"{src.name}#{bad}", f"{part.error}{note}", after)
+                note = "; the cases after it are not read" if bad < part.declared else ""
+                yield error_result(f"{name}#{bad}", f"{part.error}{note}", part.declared - bad)
 
     def _puzzle_tasks(self, src: Source, done: Finished) -> Iterator[Task | TaskResult]:
         assert src.puzzles is not None
@@ -381,7 +466,7 @@ def _solve_puzzles(
     """Puzzles, through the API: the same JSON objects as ``landlord solve --json``."""
     for k, puzzle in zip(task.numbers.tolist(), task.puzzles, strict=True):
         item = f"{task.source}#{k}"
-        where = f"{puzzle.file}, line {puzzle.line}, puzzle {puzzle.name!r}"
+        where = puzzle.where
         try:
             sol = solver.solve(puzzle, settings.question)
         except LandlordError as e:
@@ -416,54 +501,58 @@ def _die_with_parent(parent: int) -> None:
 # -- running -----------------------------------------------------------------------------
 
 
-class WorkerDied(LandlordError):
-    """A worker process died (killed, or out of memory): the run cannot go on."""
+class RunStopped(LandlordError):
+    """The run cannot go on (a worker died, the cluster went away); what is written is kept."""
+
+
+class OutputError(LandlordError):
+    """The results cannot be written (a full disk, a closed pipe)."""
+
+    def __init__(self, message: str, broken_pipe: bool) -> None:
+        super().__init__(message)
+        self.broken_pipe = broken_pipe
 
 
 def _streamed(
     submit: Callable[[Task], Any], tasks: Iterator[Task | TaskResult], in_flight: int
 ) -> Iterator[TaskResult]:
-    """Results in the order tasks finish, with at most ``in_flight`` tasks submitted."""
+    """Results in the order tasks finish, with at most ``in_flight`` tasks submitted.
+
+    Any failure of a task (a worker process killed, a lost cluster; a task's own item
+    errors are results, not failures) stops the run: its items are not written, so
+    that ``--resume`` solves them again.
+    """
     finished: queue.SimpleQueue = queue.SimpleQueue()
-    owner: dict[Any, Task] = {}
+    pending = 0
 
     def collect(block: bool) -> Iterator[TaskResult]:
-        while owner:
+        nonlocal pending
+        while pending:
             try:
                 future = finished.get(block=block)
             except queue.Empty:
                 return
-            task = owner.pop(future)
-            yield _outcome(future, task)
+            pending -= 1
+            try:
+                result = future.result()
+            except Exception as e:  # noqa: BLE001 (whatever the engine raises)
+                raise RunStopped(f"a task failed: {type(e).__name__}: {e}") from None
+            yield result
             block = False
 
     for task in tasks:
         if isinstance(task, TaskResult):
             yield task
             continue
-        future = submit(task)
-        owner[future] = task
+        try:
+            future = submit(task)
+        except Exception as e:  # noqa: BLE001 (whatever the engine raises)
+            raise RunStopped(f"cannot hand out a task: {type(e).__name__}: {e}") from None
+        pending += 1
         future.add_done_callback(finished.put)
-        yield from collect(block=len(owner) >= in_flight)
-    while owner:
+        yield from collect(block=pending >= in_flight)
+    while pending:
         yield from collect(block=True)
-
-
-def _outcome(future: Any, task: Task) -> TaskResult:
-    """A finished future's result; an unexpected failure becomes error lines for its items."""
-    from concurrent.futures.process import BrokenProcessPool
-
-    try:
-        return future.result()
-    except BrokenProcessPool as e:
-        raise WorkerDied(f"a worker process died ({e})") from None
-    except Exception as e:  # noqa: BLE001 (a bug in one task must not lose the run)
-        lines = "".join(
-            json.dumps({"id": f"{task.source}#{k}", "error": f"internal error: {e!r}"}) + "\n"
-            for k in task.numbers.tolist()
-        )
-        n = len(task.numbers)
-        return TaskResult(lines, Counter(error=n, internal=n), np.zeros(0), n)
 
 
 class Engine:
@@ -515,14 +604,31 @@ class Engine:
 
 
 def _dask_client(address: str) -> Any:
+    """A client of the Dask scheduler at ``address``, once a worker has joined it."""
     try:
         from distributed import Client
     except ImportError:
         raise LandlordError("--scheduler needs Dask: pip install 'landlord-solver[dask]'") from None
+    scheme, _, rest = address.rpartition("://")
+    if scheme in ("", "tcp", "tls"):  # fail fast, before the client retries for its timeout
+        host, _, port = rest.rpartition(":") if ":" in rest else (rest, "", "")
+        try:
+            socket.create_connection((host or "localhost", int(port or 8786)), timeout=5).close()
+        except (OSError, ValueError) as e:
+            message = f"--scheduler {address}: cannot reach the scheduler ({e})"
+            raise LandlordError(message) from None
     try:
-        return Client(address, timeout=10, set_as_default=False)
+        client = Client(address, timeout=10, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:
         raise LandlordError(f"--scheduler {address}: cannot reach the scheduler ({e})") from None
+    try:
+        client.wait_for_workers(1, timeout=WORKER_WAIT)
+    except TimeoutError:
+        client.close()
+        raise LandlordError(
+            f"--scheduler {address}: no worker joined the scheduler in {WORKER_WAIT} s"
+        ) from None
+    return client
 
 
 # -- progress and summary ----------------------------------------------------------------
@@ -569,12 +675,9 @@ def duration(seconds: float) -> str:
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
 
 
-def _clock(seconds: float) -> str:
-    """A time left as m:ss (h:mm:ss past an hour)."""
-    s = math.ceil(seconds)
-    if s >= 3600:
-        return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
-    return f"{s // 60}:{s % 60:02d}"
+def plural(count: int, word: str) -> str:
+    """``1 item``, ``2 items``, ``1,000 items``."""
+    return f"{count:,} {word}{'s' * (count != 1)}"
 
 
 class Progress:
@@ -598,20 +701,18 @@ class Progress:
             self.stream.flush()
 
     def text(self, now: float) -> str:
-        elapsed = max(now - self.start, 1e-9)
-        rate = self.done / elapsed
+        rate = self.done / max(now - self.start, 1e-9)
         left = max(self.total - self.done, 0)
-        eta = _clock(left / rate) if rate > 0 else "?"
+        eta = duration(left / rate) if rate > 0 else "?"
         pct = 100 * self.done / self.total if self.total > 0 else 100.0
-        width = 24
-        fill = int(width * min(pct, 100) / 100)
-        bar = "#" * fill + "-" * (width - fill)
+        fill = int(24 * min(pct, 100) / 100)
         return (
-            f"[{bar}] {self.done:,}/{max(self.total, self.done):,} items {pct:5.1f}%  "
-            f"{rate:,.0f}/s  ETA {eta}"
+            f"[{'#' * fill}{'-' * (24 - fill)}] {self.done:,}/{max(self.total, self.done):,}"
+            f" items {pct:5.1f}%  {rate:,.0f}/s  ETA {eta}"
         )
 
-    def close(self) -> None:
+    def erase(self) -> None:
+        """Clear the bar (before other output on the same terminal)."""
         if self.enabled:
             self.stream.write("\r\033[K")
             self.stream.flush()
@@ -636,11 +737,11 @@ class Summary:
     def text(self, out_name: str) -> str:
         c = self.counts
         rate = self.items / self.seconds if self.seconds > 0 else 0.0
-        where = f"{self.workers} worker{'s' * (self.workers != 1)}"
         lines = [
-            f"{self.items:,} items in {duration(self.seconds)} ({rate:,.0f} items/s, {where})",
+            f"{plural(self.items, 'item')} in {duration(self.seconds)} "
+            f"({rate:,.0f} items/s, {plural(self.workers, 'worker')})",
             f"  answers: {c['yes']:,} yes, {c['no']:,} no, {c['unknown']:,} unknown; "
-            f"{c['error']:,} errors, {c['mismatch']:,} mismatched"
+            f"{plural(c['error'], 'error')}, {c['mismatch']:,} mismatched"
             + (f"; {self.skipped:,} skipped (already in {out_name})" if self.skipped else ""),
         ]
         if self.times.counts.any():
@@ -656,14 +757,23 @@ def run(plan: Plan, engine: Engine, out: IO[str], progress: Progress, summary: S
     """Solve the plan, writing each task's lines (flushed) as soon as it finishes.
 
     ``summary`` is filled as results arrive, so a caller still has it when the run is
-    interrupted or a worker dies.
+    interrupted or stopped.
     """
     results = engine.results(plan)  # loads (or compiles) the kernels: not timed
-    start = time.perf_counter()
+    start = progress.start = time.perf_counter()
+    shared_terminal = progress.enabled and out.isatty()
     try:
         for result in results:
-            out.write(result.text)
-            out.flush()
+            if shared_terminal:
+                progress.erase()
+            try:
+                out.write(result.text)
+                out.flush()
+            except OSError as e:
+                name = getattr(out, "name", "the output")
+                raise OutputError(
+                    f"{name}: cannot write: {e.strerror or e}", isinstance(e, BrokenPipeError)
+                ) from None
             summary.add(result)
             summary.skipped = plan.skipped
             summary.seconds = time.perf_counter() - start
@@ -672,5 +782,5 @@ def run(plan: Plan, engine: Engine, out: IO[str], progress: Progress, summary: S
         summary.skipped = plan.skipped
         summary.seconds = time.perf_counter() - start
         summary.workers = engine.workers
-        progress.close()
+        progress.erase()
         engine.close()

@@ -22,7 +22,7 @@ from typing import IO
 import numpy as np
 
 from .cards import LETTERS, NUM_RANKS, TEN
-from .errors import InputFileError
+from .errors import InputFileError, WholeFileError
 from .jit import kernel
 from .rules import CLASSIC, RuleSet
 
@@ -136,14 +136,14 @@ def declared_cases(data: Buffer, source: str) -> tuple[int, int]:
     m = re.match(rb"\s*(\S+)", data[:4096])
     if not m:
         if data[:4096].strip():
-            raise InputFileError(f"{source}, line 1: expected the number of cases")
-        raise InputFileError(f"{source}: the file is empty: expected the number of cases")
+            raise WholeFileError(f"{source}, line 1: expected the number of cases")
+        raise WholeFileError(f"{source}: the file is empty: expected the number of cases")
     try:
         if not m.group(1).isdigit():
             raise ValueError
         declared = int(m.group(1).decode("ascii"))
     except (UnicodeDecodeError, ValueError):
-        raise InputFileError(
+        raise WholeFileError(
             f"{source}, line {_line_of(data, m.start(1))}: expected the number of cases, "
             f"got {_token_at(data, m.start(1))!r}"
         ) from None

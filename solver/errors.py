@@ -19,3 +19,7 @@ class RuleError(LandlordError):
 
 class InputFileError(LandlordError):
     """A contest file or puzzle file cannot be read as such."""
+
+
+class WholeFileError(InputFileError):
+    """A file none of whose items can be read (unreadable, not text, bad syntax, no T)."""

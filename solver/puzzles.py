@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import Hand, check_disjoint, check_hand, format_hand, parse_hand
-from .errors import InputFileError, LandlordError
+from .errors import InputFileError, LandlordError, WholeFileError
 from .rules import CLASSIC, RuleSet
 from .search import PLAYER_NAMES, Position, make_position
 
@@ -51,6 +51,11 @@ class Puzzle:
     table: Hand | None = None
     table_by: int | None = None
 
+    @property
+    def where(self) -> str:
+        """Where the puzzle is written, for messages: file, line and name."""
+        return f"{self.file}, line {self.line}, puzzle {self.name!r}"
+
     def position(self) -> Position:
         """The position of a ``win`` question (validated when the puzzle was read)."""
         return make_position(
@@ -72,7 +77,7 @@ def load_file(path: Path) -> list[Puzzle | InputFileError]:
     try:
         raw = path.read_bytes()
     except OSError as e:
-        return [InputFileError(f"{path}: cannot read: {e.strerror or e}")]
+        return [WholeFileError(f"{path}: cannot read: {e.strerror or e}")]
     return load_text(raw, str(path), path.stem)
 
 
@@ -81,28 +86,28 @@ def load_text(raw: bytes, source: str, stem: str = "puzzle") -> list[Puzzle | In
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        return [InputFileError(f"{source}: not a UTF-8 text file (byte {e.start})")]
+        return [WholeFileError(f"{source}: not a UTF-8 text file (byte {e.start})")]
     if "\x00" in text:
-        return [InputFileError(f"{source}: not a text file (it holds NUL bytes)")]
+        return [WholeFileError(f"{source}: not a text file (it holds NUL bytes)")]
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        return [InputFileError(f"{source}: TOML syntax error: {e}")]
+        return [WholeFileError(f"{source}: TOML syntax error: {e}")]
     lines = text.splitlines()
     if "puzzle" in doc:
         tables = doc["puzzle"]
         if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-            return [InputFileError(f"{source}: 'puzzle' must be an array of tables ([[puzzle]])")]
+            return [WholeFileError(f"{source}: 'puzzle' must be an array of tables ([[puzzle]])")]
         stray = [k for k in doc if k != "puzzle"]
         if stray:
             return [
-                InputFileError(
+                WholeFileError(
                     f"{source}, line {_line_of(lines, stray[0])}: key {stray[0]!r} outside a "
                     "[[puzzle]] table in a file that has [[puzzle]] tables"
                 )
             ]
         if not tables:
-            return [InputFileError(f"{source}: no puzzle in the file ('puzzle' is empty)")]
+            return [WholeFileError(f"{source}: no puzzle in the file ('puzzle' is empty)")]
         starts = [i for i, ln in enumerate(lines, 1) if re.match(r"\s*\[\[\s*puzzle\s*\]\]", ln)]
         if len(starts) != len(tables):  # written as an inline array: no header lines
             starts = [1] * len(tables)
@@ -110,7 +115,7 @@ def load_text(raw: bytes, source: str, stem: str = "puzzle") -> list[Puzzle | In
     elif doc:
         named = [(doc, stem, 1)]
     else:
-        return [InputFileError(f"{source}: no puzzle in the file (expected [[puzzle]] tables)")]
+        return [WholeFileError(f"{source}: no puzzle in the file (expected [[puzzle]] tables)")]
     out: list[Puzzle | InputFileError] = []
     for table, default_name, start in named:
         try:
