@@ -21,7 +21,13 @@ landlord's side wins. At each node, in this order:
 3. the moves, ordered: longer plays first, then low ranks on a lead and high ranks in
    answer; a pass first when the table play is a partner's, else last. A play that the
    next player cannot beat goes straight to the player after him (and on, if he cannot
-   either): a forced pass costs no node.
+   either): a forced pass costs no node;
+4. before searching any move, every move's position is looked up in the table: one
+   already known to win for the mover settles the node (enhanced transposition
+   cutoff). A move after which the next to move goes out in one play is settled
+   without a node of its own.
+
+Quick results are stored in the table too, so that no position is expanded twice.
 
 The search is deterministic: the same position gives the same answer, line and node
 count every time. Limits (nodes, time, the size of the move stack) stop it with
@@ -62,6 +68,7 @@ PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
 
 # Counters and limits in the search's stats row.
 S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_GENERATION, S_THR_HAND = range(7)
+S_WHOLE = S_THR_HAND + 3  # S_WHOLE + p: player p's whole hand as one play (0: it is none)
 ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
 # Columns of a transposition-table entry: the three packed hands, then the rest.
 T_H0, T_H1, T_H2, T_INFO = range(4)
@@ -170,47 +177,52 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
         owner = 0
     info = mover | owner << 2 | table << 4
     slots = _bucket_of(h0, h1, h2, info, tt.shape[0])
-    current = scratch[X_STATS, S_GENERATION] << 17 | info  # entries of this question only
-    for slot in range(slots, slots + 4):
-        e = tt[slot, T_INFO]
-        if e & 0x1FEFFFF == current and tt[slot, T_H0] == h0 and tt[slot, T_H1] == h1:
-            if tt[slot, T_H2] == h2:
-                scratch[X_STATS, S_HITS] += 1
-                return (e >> 16) & 1
+    known = _probe(h0, h1, h2, info, slots, tt, scratch)
+    if known != UNKNOWN:
+        scratch[X_STATS, S_HITS] += 1
+        return known
     mine = WIN if mover == 0 else LOSS  # the mover's side winning
-    hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
     base = scratch[X_STATS, S_TOP]
     if base + 2 * MAX_MOVES + 1 > arena.shape[1]:
         scratch[X_STATS, S_ABORT] = ABORT_ARENA
         return UNKNOWN
     n = _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratch, ws)
     if n < 0:
-        return mine if n == -1 else 1 - mine
+        value = mine if n == -1 else 1 - mine
+        _store(h0, h1, h2, info, value, slots, tt, scratch)
+        return value
     scratch[X_STATS, S_TOP] = base + n
+    # read now: the recursion below reuses the cache rows for other hands
     nxt = mover + 1 if mover + 1 < players else 0
+    whole_next = scratch[X_STATS, S_WHOLE + nxt]
+    whole_last = scratch[X_STATS, S_WHOLE + (nxt + 1 if nxt + 1 < players else 0)]
+    # a child the table already knows to be a win for the mover settles the node
     value = 1 - mine
     for i in range(base, base + n):
+        c0, c1, c2, child_mover, child_table, child_owner = _child(
+            h0, h1, h2, mover, table, owner, players, arena, i
+        )
+        child_info = child_mover | (child_owner << 2 if child_table else 0) | child_table << 4
+        child_slots = _bucket_of(c0, c1, c2, child_info, tt.shape[0])
+        known = _probe(c0, c1, c2, child_info, child_slots, tt, scratch)
+        if known == mine:
+            value = mine
+            break
+    for i in range(base, base + n if value != mine else base):
         play = arena[A_CARDS, i]
-        child_mover = nxt
-        if play == 0:  # pass: the table clears when the turn reaches its owner
-            child_table = 0 if nxt == owner else table
-            child_owner = owner
-            c0, c1, c2 = h0, h1, h2
-        else:
-            if play == hand:
-                value = mine
-                break
-            child_table = arena[A_METAS, i]
-            child_owner = mover
-            c0 = h0 - play if mover == 0 else h0
-            c1 = h1 - play if mover == 1 else h1
-            c2 = h2 - play if mover == 2 else h2
-            cannot = arena[A_KEYS, i]
-            while cannot & 1 and child_mover != mover:  # a forced pass: skip the player
-                child_mover = child_mover + 1 if child_mover + 1 < players else 0
-                cannot >>= 1
-            if child_mover == mover:  # everyone passed: the mover leads again
-                child_table = 0
+        if play == (h0 if mover == 0 else (h1 if mover == 1 else h2)):
+            value = mine
+            break
+        c0, c1, c2, child_mover, child_table, child_owner = _child(
+            h0, h1, h2, mover, table, owner, players, arena, i
+        )
+        if child_mover != mover:  # the next to move goes out at once? (no node needed)
+            whole = whole_next if child_mover == nxt else whole_last
+            if whole and (child_table == 0 or beats(whole, child_table)):
+                if (child_mover == 0) == (mover == 0):
+                    value = mine
+                    break
+                continue
         v = search(
             c0,
             c1,
@@ -232,7 +244,47 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
     scratch[X_STATS, S_TOP] = base
     if value == UNKNOWN:
         return UNKNOWN
-    # store, replacing an entry of an earlier question or the one with the fewest cards
+    _store(h0, h1, h2, info, value, slots, tt, scratch)
+    return value
+
+
+@kernel
+def _child(h0, h1, h2, mover, table, owner, players, arena, i):
+    """The position after the mover's ``i``-th move in the arena: hands, mover, table
+    play and its owner. A pass clears the table when the turn reaches its owner; after a
+    play, the players who cannot answer it pass at once (they cost no node)."""
+    play = arena[A_CARDS, i]
+    nxt = mover + 1 if mover + 1 < players else 0
+    if play == 0:
+        return h0, h1, h2, nxt, (0 if nxt == owner else table), owner
+    child_mover = nxt
+    cannot = arena[A_KEYS, i]
+    while cannot & 1 and child_mover != mover:
+        child_mover = child_mover + 1 if child_mover + 1 < players else 0
+        cannot >>= 1
+    child_table = 0 if child_mover == mover else arena[A_METAS, i]  # all passed: a new lead
+    c0 = h0 - play if mover == 0 else h0
+    c1 = h1 - play if mover == 1 else h1
+    c2 = h2 - play if mover == 2 else h2
+    return c0, c1, c2, child_mover, child_table, mover
+
+
+@kernel
+def _probe(h0, h1, h2, info, slots, tt, scratch):
+    """The value stored for a position in this question, or UNKNOWN."""
+    current = scratch[X_STATS, S_GENERATION] << 17 | info  # entries of this question only
+    for slot in range(slots, slots + 4):
+        e = tt[slot, T_INFO]
+        if e & 0x1FEFFFF == current and tt[slot, T_H0] == h0 and tt[slot, T_H1] == h1:
+            if tt[slot, T_H2] == h2:
+                return (e >> 16) & 1
+    return UNKNOWN
+
+
+@kernel
+def _store(h0, h1, h2, info, value, slots, tt, scratch):
+    """Remember a value, replacing an entry of an earlier question or else the one with
+    the fewest cards."""
     weight = size_of(h0) + size_of(h1) + size_of(h2)
     generation = scratch[X_STATS, S_GENERATION]
     victim = slots
@@ -244,7 +296,6 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
             victim = slot
     tt[victim, T_H0], tt[victim, T_H1], tt[victim, T_H2] = h0, h1, h2
     tt[victim, T_INFO] = info | value << 16 | generation << 17 | weight << 25
-    return value
 
 
 @kernel
@@ -279,6 +330,7 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
             _unpack(hand_after, counts)
             thr[:TABLE_SIZE] = -1
             best_ranks(counts, rules, thr)
+            scratch[X_STATS, S_WHOLE + after] = classify(counts, rules)
     # 4. on a free lead, a spring against the opponents (the partner simply passes)
     if table == 0:
         thr = ws[W_THR]
