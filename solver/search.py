@@ -19,8 +19,8 @@ landlord's side wins. At each node, in this order:
    search of :mod:`solver.spring` over the moves just generated, against his opponents
    only: a partner just passes);
 3. the moves, ordered: on a lead, longer plays first, then low ranks; in answer, plays
-   of the table's kind before bombs; then plays someone can answer before those no one
-   can (keep control for later), then high ranks; a pass first when the table play is
+   of the table's kind before bombs; then plays an opponent can answer before those no
+   opponent can (keep control for later), then high ranks; a pass first when the table play is
    a partner's, else last. A play that the next player cannot beat goes straight to
    the player after him (and on, if he cannot either): a forced pass costs no node;
 4. before searching any move, every move's position is looked up in the table: one
@@ -362,8 +362,9 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
         arena[A_KEYS, i] = cannot
     # 6. ordered
     partner_owns = table != 0 and mover != 0 and owner != 0
-    everyone = (1 << (players - 1)) - 1
-    _order(base, n, table == 0, table != 0, partner_owns, everyone, arena, scratch[X_BY_KEY])
+    # the mover's opponents among the players after him, as bits like ``cannot``'s
+    opponents = (1 << (players - 1)) - 1 if mover == 0 else 1 << (players - 1 - mover)
+    _order(base, n, table == 0, table != 0, partner_owns, opponents, arena, scratch[X_BY_KEY])
     return n
 
 
@@ -382,13 +383,14 @@ def _answerable(thr, meta):
 
 
 @kernel
-def _order(base, n, free, has_pass, pass_first, everyone, arena, by_key):
+def _order(base, n, free, has_pass, pass_first, opponents, arena, by_key):
     """Sort the moves in ``base .. base + n`` of the arena (a stable counting sort),
-    keeping each move's bits of who cannot answer it (``everyone``: no one can).
+    keeping each move's bits of who cannot answer it (``opponents``: the bits of the
+    mover's opponents).
 
     On a free lead, more cards first; in answer, plays of the table's kind before bombs
-    and the rocket. Then plays someone can answer before those no one can (shed weak
-    cards, keep control for later); then, on a free lead, low ranks first, and when
+    and the rocket. Then plays an opponent can answer before those no opponent can
+    (shed weak cards, keep control for later); then, on a free lead, low ranks first, and when
     answering, high ranks first. A pass (the last move, if ``has_pass``) goes first when
     the partner owns the table, else stays last. (Measured on the published endgames
     and random deals: "plays no one can answer first" needs about twice the nodes; not
@@ -405,7 +407,8 @@ def _order(base, n, free, has_pass, pass_first, everyone, arena, by_key):
             size = 1  # answering, a bomb or the rocket comes after the plays of the kind
         elif not free:
             size = 0
-        key = (size * 2 + (keys[i] == everyone)) * 16 + (rank if free else 15 - rank)
+        safe = keys[i] & opponents == opponents  # no opponent can answer it
+        key = (size * 2 + safe) * 16 + (rank if free else 15 - rank)
         keys[i] = key << 2 | keys[i]  # the cannot-answer bits ride along (two at most)
         lo = min(lo, key)
         hi = max(hi, key)
