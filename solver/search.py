@@ -19,10 +19,11 @@ landlord's side wins. At each node, in this order:
    search of :mod:`solver.spring` over the moves just generated, against his opponents
    only: a partner just passes);
 3. the moves, ordered: on a lead, longer plays first, then low ranks; in answer, plays
-   of the table's kind before bombs; then plays an opponent can answer before those no
-   opponent can (keep control for later), then high ranks; a pass first when the table play is
-   a partner's, else last. A play that the next player cannot beat goes straight to
-   the player after him (and on, if he cannot either): a forced pass costs no node;
+   of the table's kind before bombs, then plays an opponent can answer before those no
+   opponent can (keep control for later), then high ranks; a pass first when the
+   table play is a partner's, else last. A play that the next player cannot beat goes
+   straight to the player after him (and on, if he cannot either): a forced pass costs
+   no node;
 4. before searching any move, every move's position is looked up in the table: one
    already known to win for the mover settles the node (enhanced transposition
    cutoff). A move after which the next to move goes out in one play is settled
