@@ -207,7 +207,8 @@ def solve(
 @click.option(
     "--progress/--no-progress",
     default=None,
-    help="Show a progress bar on stderr (default: when stderr is a terminal).",
+    help="Show a progress bar on stderr (default: when stderr is a terminal and the "
+    "results go elsewhere).",
 )
 @_limits
 def batch(
@@ -227,9 +228,10 @@ def batch(
     on stdin, as -), writing one JSON line per item as soon as it is solved: id,
     question, answer, line, seconds (or id and error for a bad item).
 
-    An item's id is its source and number (deals.in#12, set.toml#3, <stdin>#5), so that
-    --resume can finish an interrupted run: every item ends up in the output exactly
-    once. A summary goes to stderr at the end. Exits 2 when some item was bad (the
+    An item's id is its source, named from the folder of --out, and its number there
+    (deals.in#12, set.toml#3, <stdin>#5), so that --resume can finish an interrupted
+    run, trying failed items again: every item ends up in the output exactly once. A
+    summary goes to stderr at the end. Exits 2 when some item was bad (the
     others are still solved), 1 when an answer differs from a puzzle's expected one, 3
     when a limit left some answer unknown.
     """
