@@ -243,17 +243,31 @@ def batch(
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler exclude each other")
     settings = b.Settings(question, ban, max_memory, time_limit, all_moves)
-    anchor = out.absolute().parent if out else Path.cwd()
+    real = out.resolve() if out else None  # a link's target: its folder names the files
+    anchor = real.parent if real else Path.cwd()
     try:
         sources = b.read_sources(list(inputs), sys.stdin.buffer, anchor)
-        finished, retried = b.finished_items(out) if resume and out else ({}, 0)
         if out:
             b.refuse_overwrite(out, sources)
-        target = open(out, "a" if resume else "w", encoding="utf-8") if out else _stdout()
+        finished, retried = b.finished_items(real) if resume and real else ({}, 0)
+        # appended to, and emptied only once the run has started (see b.run)
+        target = open(real, "a", encoding="utf-8") if real else _stdout()
     except LandlordError as e:
         raise InputError(str(e)) from None
     except OSError as e:
         raise InputError(f"--out {out}: cannot write: {e.strerror or e}") from None
+    if finished and not any(src.name in finished for src in sources):
+        click.echo(
+            f"warning: none of the results already in {out} are from these inputs (ids name "
+            f"files from the folder of {out})",
+            err=True,
+        )
+    piped = [src.name for src in sources if src.path is None]
+    if finished and piped:
+        click.echo(
+            f"note: {', '.join(piped)} resumed by item number: the same data must come again",
+            err=True,
+        )
     plan = b.Plan(sources, settings, finished)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     engine = b.Engine(settings, workers or cores or 1, scheduler)
@@ -264,7 +278,7 @@ def batch(
     _compile_notice("spring", "search")
     try:
         with target as f:
-            b.run(plan, engine, f, bar, summary)
+            b.run(plan, engine, f, bar, summary, fresh=real is not None and not resume)
     except KeyboardInterrupt:
         click.echo(summary.text(str(out)), err=True)
         click.echo("interrupted: the results above are written; rerun with --resume", err=True)
@@ -273,6 +287,8 @@ def batch(
         if e.broken_pipe:  # the reader has gone (`| head`): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
+        raise click.ClickException(str(e)) from None
+    except b.EngineError as e:
         raise click.ClickException(str(e)) from None
     except b.RunStopped as e:
         click.echo(summary.text(str(out)), err=True)
@@ -285,12 +301,6 @@ def batch(
     click.echo(summary.text(str(out)), err=True)
     if retried:
         click.echo(f"  {b.plural(retried, 'item')} that failed before tried again", err=True)
-    if finished and not plan.skipped:
-        click.echo(
-            f"warning: none of the results already in {out} are from these inputs (ids name "
-            f"files relative to the folder of {out})",
-            err=True,
-        )
     counts = summary.counts
     if counts["error"]:
         sys.exit(2)

@@ -110,7 +110,9 @@ class TaskResult:
 def split_id(item: str) -> tuple[str, int]:
     """An id as (source, number); a whole source's id (an unreadable file) has number 0."""
     source, _, number = item.rpartition("#")
-    return (source, int(number)) if source and number.isdigit() else (item, 0)
+    if source and number.isascii() and number.isdigit() and len(number) <= 18:
+        return source, int(number)
+    return item, 0
 
 
 def error_result(item: str, message: str, dropped: int = 0) -> TaskResult:
@@ -267,7 +269,11 @@ def finished_items(path: Path) -> tuple[dict[str, Finished], int]:
         raise InputFileError(f"{path}: cannot read: {e.strerror or e}") from None
     with file:
         for i, line in enumerate(file, 1):
-            if not line.endswith(b"\n"):
+            if not line.endswith(b"\n"):  # cut off below, if it is a result begun
+                if not line.startswith(b'{"id": '):
+                    raise InputFileError(
+                        f"{path}, line {i}: not a batch result, so there is nothing to resume"
+                    )
                 break
             complete += len(line)
             if not line.strip():
@@ -308,6 +314,7 @@ def _drop_errors(path: Path) -> None:
                 break
             if not _is_error(line):
                 target.write(line)
+    shutil.copymode(path, kept)
     os.replace(kept, path)
 
 
@@ -505,6 +512,10 @@ class RunStopped(LandlordError):
     """The run cannot go on (a worker died, the cluster went away); what is written is kept."""
 
 
+class EngineError(LandlordError):
+    """The cluster cannot be used (unreachable, no workers): nothing was run."""
+
+
 class OutputError(LandlordError):
     """The results cannot be written (a full disk, a closed pipe)."""
 
@@ -514,13 +525,17 @@ class OutputError(LandlordError):
 
 
 def _streamed(
-    submit: Callable[[Task], Any], tasks: Iterator[Task | TaskResult], in_flight: int
+    submit: Callable[[Task], Any],
+    tasks: Iterator[Task | TaskResult],
+    in_flight: int,
+    alive: Callable[[], bool] = lambda: True,
 ) -> Iterator[TaskResult]:
     """Results in the order tasks finish, with at most ``in_flight`` tasks submitted.
 
     Any failure of a task (a worker process killed, a lost cluster; a task's own item
     errors are results, not failures) stops the run: its items are not written, so
-    that ``--resume`` solves them again.
+    that ``--resume`` solves them again. So does ``alive()`` turning false while the
+    run waits (a cluster whose last worker has gone, where tasks would wait forever).
     """
     finished: queue.SimpleQueue = queue.SimpleQueue()
     pending = 0
@@ -529,14 +544,19 @@ def _streamed(
         nonlocal pending
         while pending:
             try:
-                future = finished.get(block=block)
+                future = finished.get(block=block, timeout=WORKER_WAIT if block else None)
             except queue.Empty:
+                if block and not alive():
+                    raise RunStopped("no worker is left to run the tasks") from None
+                if block:
+                    continue
                 return
             pending -= 1
             try:
                 result = future.result()
             except Exception as e:  # noqa: BLE001 (whatever the engine raises)
-                raise RunStopped(f"a task failed: {type(e).__name__}: {e}") from None
+                reason = str(e).rstrip(".")
+                raise RunStopped(f"a task failed: {type(e).__name__}: {reason}") from None
             yield result
             block = False
 
@@ -547,7 +567,8 @@ def _streamed(
         try:
             future = submit(task)
         except Exception as e:  # noqa: BLE001 (whatever the engine raises)
-            raise RunStopped(f"cannot hand out a task: {type(e).__name__}: {e}") from None
+            reason = str(e).rstrip(".")
+            raise RunStopped(f"cannot hand out a task: {type(e).__name__}: {reason}") from None
         pending += 1
         future.add_done_callback(finished.put)
         yield from collect(block=pending >= in_flight)
@@ -562,7 +583,7 @@ class Engine:
         self.settings = settings
         self.workers = workers
         self.scheduler = scheduler
-        self._close: Callable[[], None] = lambda: None
+        self._close: Callable[[bool], None] = lambda finished: None
 
     def results(self, plan: Plan) -> Iterator[TaskResult]:
         """Run the plan's tasks; results as they finish."""
@@ -572,14 +593,17 @@ class Engine:
         tasks = plan.tasks()
         if self.scheduler is not None:
             client = _dask_client(self.scheduler)
-            self._close = client.close
+            self._close = lambda finished: client.close()
             threads = sum(client.nthreads().values()) or 1
             self.workers = threads
 
             def submit(task: Task) -> Any:
                 return client.submit(run_task, task, self.settings, pure=False)
 
-            return _streamed(submit, tasks, 2 * threads + 2)
+            def alive() -> bool:
+                return bool(client.scheduler_info().get("workers"))
+
+            return _streamed(submit, tasks, 2 * threads + 2, alive)
         if self.workers == 1:
             return (t if isinstance(t, TaskResult) else run_task(t, self.settings) for t in tasks)
         import concurrent.futures as cf
@@ -589,7 +613,7 @@ class Engine:
         pool = cf.ProcessPoolExecutor(
             self.workers, context, initializer=_die_with_parent, initargs=(os.getpid(),)
         )
-        self._close = lambda: pool.shutdown(wait=False, cancel_futures=True)
+        self._close = lambda finished: pool.shutdown(wait=finished, cancel_futures=True)
         for future in [pool.submit(os.getpid) for _ in range(self.workers)]:
             future.result()  # the workers are up before the clock starts
 
@@ -598,9 +622,9 @@ class Engine:
 
         return _streamed(submit_local, tasks, 2 * self.workers + 2)
 
-    def close(self) -> None:
-        """Release the pool or the cluster connection."""
-        self._close()
+    def close(self, finished: bool) -> None:
+        """Release the pool (waiting for it when the run ``finished``) or the cluster."""
+        self._close(finished)
 
 
 def _dask_client(address: str) -> Any:
@@ -610,22 +634,24 @@ def _dask_client(address: str) -> Any:
     except ImportError:
         raise LandlordError("--scheduler needs Dask: pip install 'landlord-solver[dask]'") from None
     scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp", "tls", "inproc", "ucx", "ws", "wss"):
+        raise LandlordError(f"--scheduler {address}: unknown protocol {scheme!r}")
     if scheme in ("", "tcp", "tls"):  # fail fast, before the client retries for its timeout
         host, _, port = rest.rpartition(":") if ":" in rest else (rest, "", "")
         try:
-            socket.create_connection((host or "localhost", int(port or 8786)), timeout=5).close()
+            address_info = (host.strip("[]") or "localhost", int(port or 8786))
+            socket.create_connection(address_info, timeout=5).close()
         except (OSError, ValueError) as e:
-            message = f"--scheduler {address}: cannot reach the scheduler ({e})"
-            raise LandlordError(message) from None
+            raise EngineError(f"--scheduler {address}: cannot reach the scheduler ({e})") from None
     try:
         client = Client(address, timeout=10, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:
-        raise LandlordError(f"--scheduler {address}: cannot reach the scheduler ({e})") from None
+        raise EngineError(f"--scheduler {address}: cannot reach the scheduler ({e})") from None
     try:
         client.wait_for_workers(1, timeout=WORKER_WAIT)
     except TimeoutError:
         client.close()
-        raise LandlordError(
+        raise EngineError(
             f"--scheduler {address}: no worker joined the scheduler in {WORKER_WAIT} s"
         ) from None
     return client
@@ -703,7 +729,7 @@ class Progress:
     def text(self, now: float) -> str:
         rate = self.done / max(now - self.start, 1e-9)
         left = max(self.total - self.done, 0)
-        eta = duration(left / rate) if rate > 0 else "?"
+        eta = "0 s" if not left else duration(left / rate) if rate > 0 else "?"
         pct = 100 * self.done / self.total if self.total > 0 else 100.0
         fill = int(24 * min(pct, 100) / 100)
         return (
@@ -753,16 +779,29 @@ class Summary:
         return "\n".join(lines)
 
 
-def run(plan: Plan, engine: Engine, out: IO[str], progress: Progress, summary: Summary) -> None:
-    """Solve the plan, writing each task's lines (flushed) as soon as it finishes.
+def run(
+    plan: Plan,
+    engine: Engine,
+    out: IO[str],
+    progress: Progress,
+    summary: Summary,
+    fresh: bool = False,
+) -> None:
+    """Solve the plan, writing each task's lines (flushed) as soon as it finishes; with
+    ``fresh``, empty ``out`` first, once the engine is up (so that a run that cannot
+    start leaves an old output alone).
 
     ``summary`` is filled as results arrive, so a caller still has it when the run is
     interrupted or stopped.
     """
-    results = engine.results(plan)  # loads (or compiles) the kernels: not timed
     start = progress.start = time.perf_counter()
-    shared_terminal = progress.enabled and out.isatty()
+    finished = False
     try:
+        results = engine.results(plan)  # loads (or compiles) the kernels: not timed
+        if fresh:
+            out.truncate(0)
+        start = progress.start = time.perf_counter()
+        shared_terminal = progress.enabled and out.isatty()
         for result in results:
             if shared_terminal:
                 progress.erase()
@@ -778,9 +817,10 @@ def run(plan: Plan, engine: Engine, out: IO[str], progress: Progress, summary: S
             summary.skipped = plan.skipped
             summary.seconds = time.perf_counter() - start
             progress.advance(result.items, result.dropped)
+        finished = True
     finally:
         summary.skipped = plan.skipped
         summary.seconds = time.perf_counter() - start
         summary.workers = engine.workers
         progress.erase()
-        engine.close()
+        engine.close(finished)

@@ -332,7 +332,8 @@ def test_bad_items_are_recorded_and_the_run_goes_on(work):
         (("bad.in", "--out", "./bad.in"), "--out bad.in: it is also an input"),
         (("p.toml", "--out", "p.toml"), "--out p.toml: it is also an input"),
         (("bad.in", "--out", "nowhere/out.jsonl"), "--out nowhere/out.jsonl: cannot write"),
-        (("bad.in", "--scheduler", "tcp://127.0.0.1:9"), "cannot reach the scheduler"),
+        (("bad.in", "--out", "notes.txt", "--resume"), "notes.txt, line 1: not a batch result"),
+        (("p.toml", "--out", "p.toml", "--resume"), "--out p.toml: it is also an input"),
     ],
 )
 def test_bad_usage_exits_2_with_a_clear_message(tmp_path, args, message):
@@ -341,6 +342,7 @@ def test_bad_usage_exits_2_with_a_clear_message(tmp_path, args, message):
     (tmp_path / "empty").mkdir()
     puzzle = '[[puzzle]]\nlandlord = "3Z"\npeasants = ["4"]\n'
     (tmp_path / "p.toml").write_text(puzzle)
+    (tmp_path / "notes.txt").write_text("my notes, no newline")
     here = os.getcwd()
     os.chdir(tmp_path)
     try:
@@ -352,6 +354,26 @@ def test_bad_usage_exits_2_with_a_clear_message(tmp_path, args, message):
     assert "Traceback" not in result.output
     assert (tmp_path / "bad.in").read_text() == "1\n3\n4\n5\n"
     assert (tmp_path / "p.toml").read_text() == puzzle
+    assert (tmp_path / "notes.txt").read_text() == "my notes, no newline"
+
+
+def test_a_run_that_cannot_start_leaves_the_old_output_alone(work):
+    Path("out.jsonl").write_text('{"id": "edge_cases.in#1", "answer": true}\n')
+    result = run("batch", "edge_cases.in", "--out", "out.jsonl", "--scheduler", "tcp://127.0.0.1:9")
+    assert result.exit_code == 1
+    assert "cannot reach the scheduler" in result.output and "Traceback" not in result.output
+    assert Path("out.jsonl").read_text() == '{"id": "edge_cases.in#1", "answer": true}\n'
+
+
+def test_resume_through_a_link_to_the_output(work):
+    Path("real").mkdir()
+    first = run("batch", "edge_cases.in", "--out", "real/out.jsonl", "--workers", "1")
+    assert first.exit_code == 0
+    Path("link.jsonl").symlink_to("real/out.jsonl")
+    again = run("batch", "real/../edge_cases.in", "--out", "link.jsonl", "--resume")
+    assert again.exit_code == 0, again.output
+    assert "16 skipped" in again.stderr and "warning" not in again.stderr
+    assert len(results(work / "real" / "out.jsonl")) == 16 and Path("link.jsonl").is_symlink()
 
 
 def test_progress_bar_only_when_asked_or_on_a_terminal(work):
