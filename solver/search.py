@@ -12,8 +12,8 @@ landlord's side wins. At each node, in this order:
 1. the transposition table: a fixed number of 4-entry buckets keyed on the *whole*
    position (three packed hands, mover, owner, table play), so a hit is never a
    collision; entries carry the number of their question, so that a new question
-   starts from an empty table without wiping it; the entry with the fewest cards is
-   replaced;
+   starts from an empty table without wiping it; the entry that cost the fewest nodes
+   to find is replaced;
 2. exact quick wins: the mover can play out his hand in one legal play; or, on a free
    lead, he can play everything with at most one play an opponent can beat (the spring
    search of :mod:`solver.spring` over the moves just generated, against his opponents
@@ -191,7 +191,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
     n = _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratch, ws)
     if n < 0:
         value = mine if n == -1 else 1 - mine
-        _store(h0, h1, h2, info, value, slots, tt, scratch)
+        _store(h0, h1, h2, info, value, slots, tt, scratch, nodes)
         return value
     scratch[X_STATS, S_TOP] = base + n
     # read now: the recursion below reuses the cache rows for other hands
@@ -246,7 +246,7 @@ def search(h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, 
     scratch[X_STATS, S_TOP] = base
     if value == UNKNOWN:
         return UNKNOWN
-    _store(h0, h1, h2, info, value, slots, tt, scratch)
+    _store(h0, h1, h2, info, value, slots, tt, scratch, nodes)
     return value
 
 
@@ -284,10 +284,15 @@ def _probe(h0, h1, h2, info, slots, tt, scratch):
 
 
 @kernel
-def _store(h0, h1, h2, info, value, slots, tt, scratch):
-    """Remember a value, replacing an entry of an earlier question or else the one with
-    the fewest cards."""
-    weight = size_of(h0) + size_of(h1) + size_of(h2)
+def _store(h0, h1, h2, info, value, slots, tt, scratch, first):
+    """Remember a value, replacing an entry of an earlier question or else the one that
+    cost the fewest nodes (its weight: the bit length of the nodes searched since
+    ``first``, the node's own number)."""
+    work = scratch[X_STATS, S_NODES] - first + 1
+    weight = 0
+    while work:
+        work >>= 1
+        weight += 1
     generation = scratch[X_STATS, S_GENERATION]
     victim = slots
     for slot in range(slots, slots + 4):
