@@ -278,10 +278,8 @@ def finished_items(path: Path) -> tuple[dict[str, Finished], int]:
             complete += len(line)
             if not line.strip():
                 continue
-            m = _ID.match(line)
             try:
-                item = json.loads(m.group(1)) if m else json.loads(line)["id"]
-                failed = _is_error(line)
+                item, failed = _read_id(line)
             except (ValueError, KeyError, TypeError):
                 item, failed = None, False
             if not isinstance(item, str):
@@ -312,15 +310,19 @@ def _drop_errors(path: Path) -> None:
         for line in source:
             if not line.endswith(b"\n"):
                 break
-            if not _is_error(line):
+            if not _read_id(line)[1]:
                 target.write(line)
     shutil.copymode(path, kept)
     os.replace(kept, path)
 
 
-def _is_error(line: bytes) -> bool:
+def _read_id(line: bytes) -> tuple[object, bool]:
+    """A result line's id and whether it is an error line (the common form read fast)."""
     m = _ID.match(line)
-    return bool(m.group(2)) if m else "error" in json.loads(line)
+    if m:
+        return json.loads(m.group(1)), bool(m.group(2))
+    record = json.loads(line)
+    return record["id"], "error" in record
 
 
 class Plan:

@@ -18,8 +18,8 @@ from importlib.resources import files
 
 import numpy as np
 
-from .cards import CLASSIC_DECK, NUM_RANKS, Hand
-from .deals import random_deals
+from .cards import NUM_RANKS
+from .deals import DECK, cut, random_deals
 from .endgame import describe, parse_position, side_wins
 from .search import Position, Searcher, make_position
 from .spring import solve_many
@@ -75,19 +75,11 @@ def random_positions(
 ) -> Iterator[Position]:
     """Positions (landlord to move) from shuffled decks, reproducible from the seed."""
     rng = random.Random(seed)
-    deck = [r for r, n in enumerate(CLASSIC_DECK) for _ in range(n)]
+    deck = list(DECK)
     for _ in range(count):
         total = rng.randint(lo, hi)
         rng.shuffle(deck)
-        hands: list[Hand] = []
-        at = 0
-        for size in sizes or split(players, total):
-            counts = [0] * NUM_RANKS
-            for r in deck[at : at + size]:
-                counts[r] += 1
-            hands.append(tuple(counts))
-            at += size
-        yield make_position(hands)
+        yield make_position(cut(deck, sizes or split(players, total)))
 
 
 def timed(searcher: Searcher, pos: Position) -> tuple[str, float, int]:

@@ -4,9 +4,26 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from .cards import CLASSIC_DECK, NUM_RANKS, Hand
 from .contest import DEAL_SIZES
+
+#: The classic deck, one entry (a rank) a card: what is shuffled.
+DECK = [r for r, n in enumerate(CLASSIC_DECK) for _ in range(n)]
+
+
+def cut(order: Sequence[int], sizes: Sequence[int]) -> list[Hand]:
+    """Hands of the given sizes dealt from the top of a shuffled deck of ranks."""
+    hands = []
+    at = 0
+    for size in sizes:
+        counts = [0] * NUM_RANKS
+        for r in order[at : at + size]:
+            counts[r] += 1
+        hands.append(tuple(counts))
+        at += size
+    return hands
 
 
 def random_deals(seed: int, count: int, strength: float = 0.0) -> list[tuple[Hand, Hand, Hand]]:
@@ -19,7 +36,7 @@ def random_deals(seed: int, count: int, strength: float = 0.0) -> list[tuple[Han
     versions, so a seed names the same deals everywhere.
     """
     rng = random.Random(seed)
-    deck = [r for r, n in enumerate(CLASSIC_DECK) for _ in range(n)]
+    deck = list(DECK)
     weights = [round(1e6 * math.exp(strength * r)) for r in range(NUM_RANKS)]
     deals = []
     for _ in range(count):
@@ -33,13 +50,6 @@ def random_deals(seed: int, count: int, strength: float = 0.0) -> list[tuple[Han
             order = landlord + pool
         else:
             order = deck
-        hands = []
-        at = 0
-        for size in DEAL_SIZES:
-            counts = [0] * NUM_RANKS
-            for r in order[at : at + size]:
-                counts[r] += 1
-            hands.append(tuple(counts))
-            at += size
-        deals.append((hands[0], hands[1], hands[2]))
+        landlord_hand, p1, p2 = cut(order, DEAL_SIZES)
+        deals.append((landlord_hand, p1, p2))
     return deals

@@ -56,22 +56,10 @@ CHAIN, PAIR_CHAIN, PLANE, PLANE_SINGLES, PLANE_PAIRS = 6, 7, 8, 9, 10
 BOMB, ROCKET, QUAD_SINGLES, QUAD_PAIRS = 11, 12, 13, 14
 NUM_KINDS = 15  # kinds are 1..14; 0 is a pass
 
-KIND_NAMES = (
-    "pass",
-    "single",
-    "pair",
-    "trio",
-    "trio+single",
-    "trio+pair",
-    "chain",
-    "pair-chain",
-    "plane",
-    "plane+singles",
-    "plane+pairs",
-    "bomb",
-    "rocket",
-    "quad+singles",
-    "quad+pairs",
+#: Kind names by number (0 is a pass): the names puzzle files, --ban and --json use.
+KIND_NAMES = tuple(
+    "pass single pair trio trio+single trio+pair chain pair-chain plane plane+singles "
+    "plane+pairs bomb rocket quad+singles quad+pairs".split()
 )
 KIND_OF_NAME = {name: k for k, name in enumerate(KIND_NAMES) if k}
 
