@@ -47,8 +47,8 @@ LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used
 # kernel as one object. These name its rows.
 W_CLOCK, W_THR, W_MINR, W_ZERO, W_CARDS, W_META, W_SAFE, W_RISKY = range(8)
 W_SAFE_AT, W_RISKY_AT, W_KEY, W_STAMP, W_STACK_H, W_STACK_I, W_STACK_PLAY, W_LINE = range(8, 16)
-W_KEYS, W_ORDER = 16, 17
-W_ROWS = 18
+W_KEYS, W_ORDER, W_TALLY = 16, 17, 18
+W_ROWS = 19
 
 
 def workspace() -> np.ndarray:
@@ -80,13 +80,16 @@ def _lowest(packed):
 
 
 @kernel
-def _bucket(n, plays, at, safe, keys, order, out_safe, safe_at, out_risky, risky_at):
+def _bucket(n, plays, at, safe, keys, order, tally, out_safe, safe_at, out_risky, risky_at):
     """Split the ``n`` packed plays from ``plays[at]`` on by ``safe[i]``, and group each
     part by lowest rank (``safe_at[r] .. safe_at[r + 1]``, the same for the risky ones),
     largest first inside a group: long plays finish a search sooner and make shorter
-    lines. Two counting sorts; ``keys`` and ``order`` are scratch."""
-    by_size = np.zeros(MAX_LINE + 2, np.int64)
-    by_group = np.zeros(2 * 16 + 1, np.int64)  # (risky?, lowest rank)
+    lines. Two counting sorts; ``keys``, ``order`` and ``tally`` are scratch (no
+    allocation: this runs at every free lead of the forced-win search)."""
+    by_size = tally[: MAX_LINE + 2]
+    by_group = tally[MAX_LINE + 2 : MAX_LINE + 2 + 2 * 16 + 1]  # (risky?, lowest rank)
+    by_size[:] = 0
+    by_group[:] = 0
     for i in range(n):
         group = (0 if safe[i] else 16) + _lowest(plays[at + i])
         smaller = MAX_LINE - size_of(plays[at + i])
@@ -169,8 +172,8 @@ def unbeatable_table(p1, p2, rules, ws):
 @kernel
 def spring_search(packed, n, cards, metas, at, ws):
     """The spring search over the hand's ``n`` plays (all of them, with their metas, from
-    index ``at`` on), against the table :func:`unbeatable_table` set. Returns the
-    witness length or 0.
+    index ``at`` on), against ``minr``, the lowest unbeatable rank of every shape (see
+    :func:`unbeatable_table`). Returns the witness length or 0.
 
     The search covers the lowest remaining rank first: it must go either into an
     unbeatable play or into the one last play, which may be beatable. A state is the
@@ -188,7 +191,8 @@ def spring_search(packed, n, cards, metas, at, ws):
         return 0
     safe, risky = ws[W_SAFE], ws[W_RISKY]
     safe_at, risky_at = ws[W_SAFE_AT], ws[W_RISKY_AT]
-    _bucket(n, cards, at, flags, ws[W_KEYS], ws[W_ORDER], safe, safe_at, risky, risky_at)
+    tally = ws[W_TALLY]
+    _bucket(n, cards, at, flags, ws[W_KEYS], ws[W_ORDER], tally, safe, safe_at, risky, risky_at)
     memo_key, memo_stamp = ws[W_KEY], ws[W_STAMP]
     size = MEMO_SIZE
     stack_h, stack_i, stack_play = ws[W_STACK_H], ws[W_STACK_I], ws[W_STACK_PLAY]

@@ -16,9 +16,11 @@ CASES = SHARED / "cases"
 CASE_FILES = ("edge_cases", "random_2000", "yes_biased_500", "skewed_500")
 
 
-def random_split(rng: random.Random, sizes: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Deal hands of the given sizes from one shuffled deck."""
-    deck = [r for r in range(15) for _ in range(4 if r < 13 else 1)]
+def random_split(
+    rng: random.Random, sizes: tuple[int, ...], ranks: range | tuple[int, ...] = range(15)
+) -> list[tuple[int, ...]]:
+    """Deal hands of the given sizes from one shuffled deck (of the given ranks only)."""
+    deck = [r for r in ranks for _ in range(4 if r < 13 else 1)]
     rng.shuffle(deck)
     hands, at = [], 0
     for size in sizes:

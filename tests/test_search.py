@@ -7,11 +7,11 @@ import pytest
 import reference as ref
 from conftest import SHARED, random_split
 
-from solver.cards import parse_hand
+from solver.cards import format_hand, pack, parse_hand
 from solver.endgame import parse_position, solve_win
 from solver.errors import LandlordError
 from solver.rules import BANNABLE, CLASSIC
-from solver.search import LOSS, UNKNOWN, WIN, Searcher, make_position
+from solver.search import LOSS, UNKNOWN, WIN, Searcher, _table_key, make_position
 
 
 def published():
@@ -96,6 +96,99 @@ def test_agrees_with_reference_minimax(players):
         result = solve_win(searcher, pos)
         assert result.value == (WIN if want else LOSS), (hands, to_move, table, owner, bans)
         replay(pos, result.line, result.value)
+
+
+def window_split(rng, sizes, lo, width):
+    """Hands dealt from the ranks ``lo .. lo + width - 1`` (within 3..A) and the 2s:
+    chains galore, with ranks that nobody holds in between once cards are played."""
+    return random_split(rng, sizes, (*range(lo, min(lo + width, 12)), 12))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_agrees_with_reference_on_chains_and_gaps(players):
+    """Positions rich in chains, where squeezing unheld ranks out of the table key
+    (which must keep chains broken where they are broken) matters most."""
+    rng = random.Random(40 + players)
+    searcher = Searcher(memory_mb=1)  # small: entries are replaced too
+    checked = 0
+    while checked < (150 if players == 2 else 100):
+        sizes = [rng.randint(3, 7 if players == 2 else 5) for _ in range(players)]
+        *hands, extra = window_split(rng, (*sizes, 6), rng.randint(0, 5), rng.randint(5, 8))
+        to_move = rng.randrange(players)
+        table = owner = None
+        if rng.random() < 0.5:
+            table = max(ref.plays(extra), key=lambda p: (p[3], sum(p[0])))  # chains first
+            owner = rng.choice([p for p in range(players) if p != to_move])
+        pos = make_position(hands, to_move, None if table is None else table[0], owner)
+        if table is not None and pos.table.kind != table[1]:
+            continue
+        checked += 1
+        want = ref.minimax(tuple(hands), to_move, table, owner, frozenset())
+        result = solve_win(searcher, pos)
+        assert result.value == (WIN if want else LOSS), (hands, to_move, table, owner)
+        replay(pos, result.line, result.value)
+
+
+def table_key(spec):
+    pos = parse_position(spec)
+    hands = [pack(h) for h in pos.hands] + [0] * (3 - pos.players)
+    meta = pos.table.meta if pos.table else 0
+    owner = pos.owner if pos.table else 0
+    return _table_key(*hands, pos.to_move | owner << 2 | meta << 4)
+
+
+def test_table_key_squeezes_out_ranks_nobody_holds():
+    # 5, 6 (and 7) are held by nobody: one gap either way
+    assert table_key("L=34 P1=7") == table_key("L=34 P1=8")
+    # a run below the lowest rank held leaves nothing
+    assert table_key("L=34 P1=7") == table_key("L=67 P1=T")
+    assert table_key("L=3 P1=3 P2=Q") == table_key("L=9 P1=9 P2=A")
+    # the 2 and the jokers keep their places, whatever is squeezed below them
+    assert table_key("L=3B P1=2") == table_key("L=TB P1=2")
+    assert table_key("L=3B P1=2") != table_key("L=3R P1=2")
+    # the table play's rank moves with its run, or with its own rank
+    assert table_key("L=5 P1=9 TABLE=7@L TO=P1") == table_key("L=5 P1=T TABLE=8@L TO=P1")
+    assert table_key("L=5 P1=9 TABLE=9@L TO=P1") == table_key("L=4 P1=T TABLE=T@L TO=P1")
+    assert table_key("L=5 P1=9 TABLE=3@L TO=P1") == table_key("L=6 P1=9 TABLE=4@L TO=P1")
+    assert table_key("L=5 P1=9 TABLE=2@L TO=P1") == table_key("L=6 P1=T TABLE=2@L TO=P1")
+
+
+def test_table_key_keeps_what_matters():
+    # adjacent ranks can chain, ranks with a gap between cannot
+    assert table_key("L=3 P1=4") != table_key("L=3 P1=5")
+    assert table_key("L=34567 P1=9") != table_key("L=34568 P1=9")
+    # a table play just below a rank differs from one equal to it
+    assert table_key("L=5 P1=9 TABLE=8@L TO=P1") != table_key("L=5 P1=9 TABLE=9@L TO=P1")
+    assert table_key("L=5 P1=9 TABLE=4@L TO=P1") != table_key("L=5 P1=9 TABLE=5@L TO=P1")
+    # who holds what, who moves, who owns the table
+    assert table_key("L=3 P1=4") != table_key("L=4 P1=3")
+    assert table_key("L=3 P1=4") != table_key("L=3 P1=4 TO=P1")
+    assert table_key("L=3 P1=4 P2=5 TABLE=6@P1 TO=L") != table_key("L=3 P1=4 P2=5 TABLE=6@P2 TO=L")
+
+
+def test_widened_gaps_share_key_and_value():
+    """Widen a run of ranks nobody holds by one rank (every chain rank above it moves up):
+    the same key, and the same value from a fresh table."""
+    rng = random.Random(7)
+    done = 0
+    while done < 60:
+        players = rng.choice([2, 3])
+        sizes = [rng.randint(3, 7 if players == 2 else 5) for _ in range(players)]
+        hands = window_split(rng, sizes, rng.randint(0, 3), rng.randint(6, 8))
+        held = [any(h[r] for h in hands) for r in range(12)]
+        gaps = [r for r in range(11) if not held[r] and (r == 0 or held[r - 1])]
+        if held[11] or not gaps:
+            continue
+        at = rng.choice(gaps)
+        wide = [h[:at] + (0,) + h[at:11] + h[12:] for h in hands]
+        specs = [
+            " ".join(f"{n}={format_hand(h)}" for n, h in zip(("L", "P1", "P2"), hs, strict=False))
+            for hs in (hands, wide)
+        ]
+        assert table_key(specs[0]) == table_key(specs[1]), specs
+        values = {Searcher(memory_mb=1).value(parse_position(spec)) for spec in specs}
+        assert len(values) == 1, specs
+        done += 1
 
 
 def test_three_players_peasants_cooperate():
