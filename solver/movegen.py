@@ -187,6 +187,14 @@ def follow_table(table, minr):
     """Fill ``minr`` so that the generator yields exactly the plays that beat ``table``;
     return the mask of the kinds that can."""
     minr[:TABLE_SIZE] = NONE
+    return mark_answers(table, minr)
+
+
+@kernel
+def mark_answers(table, minr):
+    """:func:`follow_table` for a ``minr`` that is all NONE already: only the (at most
+    three) entries that can beat ``table`` are set, and :func:`unmark_answers` puts them
+    back. For callers that answer many plays with one table."""
     kind = table & 15
     rank = (table >> 4) & 15
     if kind == ROCKET:
@@ -198,6 +206,14 @@ def follow_table(table, minr):
     minr[BOMB * 16 + 1] = 0
     minr[kind * 16 + (table >> 8)] = rank + 1
     return 1 << kind | 1 << BOMB | 1 << ROCKET
+
+
+@kernel
+def unmark_answers(table, minr):
+    """Undo :func:`mark_answers`: ``minr`` all NONE again."""
+    minr[ROCKET * 16 + 1] = NONE
+    minr[BOMB * 16 + 1] = NONE
+    minr[(table & 15) * 16 + (table >> 8)] = NONE
 
 
 @kernel

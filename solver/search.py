@@ -53,17 +53,19 @@ from .jit import kernel
 from .movegen import (
     ALL_KINDS,
     MAX_MOVES,
+    NONE,
     TABLE_SIZE,
     Move,
     as_play,
     beats,
     best_ranks,
     classify,
-    follow_table,
     follows,
     gen_moves,
     leads,
+    mark_answers,
     size_of,
+    unmark_answers,
 )
 from .rules import BOMB, CLASSIC, ROCKET, RuleSet
 from .spring import W_MINR, W_THR, safe_minimum, spring_search, workspace
@@ -73,10 +75,9 @@ PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
 
 # Counters and limits in the search's stats row.
 S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_GENERATION, S_WHOLE = range(7)
-# S_WHOLE + p: the other player p's whole hand as one play (0: it is none), and the row of
-# facts of his hand, as of the last node expanded
-S_FACTS = S_WHOLE + 3
-S_SPRING = S_FACTS + 3  # the opponents' hands the spring table was last made for, and the
+# S_WHOLE + p: the other player p's whole hand as one play (0: it is none), as of the
+# last node expanded
+S_SPRING = S_WHOLE + 3  # the opponents' hands the spring table was last made for, and the
 S_SPRING_OK = S_SPRING + 2  # answer of safe_minimum for them
 ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
 # Columns of a transposition-table entry: the three packed hands, then the rest.
@@ -112,6 +113,7 @@ class Buffers:
         self.table = np.full((entries, 4), 0, np.int64)
         self.arena = np.full((A_ROWS, ARENA), 0, np.int64)
         self.scratch = np.zeros((X_ROWS, SORT_KEYS + 1), np.int64)
+        self.scratch[X_MINR] = NONE  # see mark_answers
         self.facts = np.zeros((FACTS, F_GENERATION + 1), np.int64)
         self.ws = workspace()
 
@@ -484,29 +486,36 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
     if table == 0:
         minr = scratch[X_ZERO]
         kinds = ALL_KINDS
-    else:
+    else:  # the row is all NONE but for the entries of this table play, while in use
         minr = scratch[X_MINR]
-        kinds = follow_table(table, minr)
+        kinds = mark_answers(table, minr)
     cards, metas = arena[A_CARDS], arena[A_METAS]
     n = gen_moves(counts, rules, minr, kinds, cards, metas, base)
-    # 3. the facts of every other player's hand
-    for k in range(players - 1):  # ``busy``: the row of the first, kept for the second
-        after = (mover + 1 + k) % players
-        hand_after = h0 if after == 0 else (h1 if after == 1 else h2)
-        busy = _facts_row(hand_after, scratch[X_OTHER], rules, facts, stats, busy)
-        stats[S_FACTS + after] = busy
-        stats[S_WHOLE + after] = facts[busy, F_WHOLE]
+    if table != 0:
+        unmark_answers(table, minr)
+    # 3. the facts of every other player's hand (the second's never in the first's row)
+    first = mover + 1 if mover + 1 < players else 0  # the players after the mover
+    second = first + 1 if first + 1 < players else 0
+    hand_first = h0 if first == 0 else (h1 if first == 1 else h2)
+    row_first = _facts_row(hand_first, scratch[X_OTHER], rules, facts, stats, busy)
+    stats[S_WHOLE + first] = facts[row_first, F_WHOLE]
+    row_second = row_first
+    if players == 3:
+        hand_second = h0 if second == 0 else (h1 if second == 1 else h2)
+        row_second = _facts_row(hand_second, scratch[X_OTHER], rules, facts, stats, row_first)
+        stats[S_WHOLE + second] = facts[row_second, F_WHOLE]
     # 4. on a free lead, a spring against the opponents (the partner simply passes); the
     # table of unbeatable ranks is kept while the opponents' hands are unchanged
     if table == 0:
-        first = 1 if mover == 0 else 0
-        second = 2 if mover == 0 and players == 3 else first
-        key_first = h1 if first == 1 else h0
-        key_second = h2 if second == 2 else key_first
-        if stats[S_SPRING] != key_first or stats[S_SPRING + 1] != key_second:
-            stats[S_SPRING], stats[S_SPRING + 1] = key_first, key_second
+        if mover == 0:  # against both peasants
+            row_a, row_b, key_a, key_b = row_first, row_second, h1, h2
+        else:  # against the landlord
+            row_a = row_first if first == 0 else row_second
+            row_b, key_a, key_b = row_a, h0, h0
+        if stats[S_SPRING] != key_a or stats[S_SPRING + 1] != key_b:
+            stats[S_SPRING], stats[S_SPRING + 1] = key_a, key_b
             thr = ws[W_THR]
-            one, two = facts[stats[S_FACTS + first]], facts[stats[S_FACTS + second]]
+            one, two = facts[row_a], facts[row_b]
             for i in range(TABLE_SIZE):
                 thr[i] = max(one[i], two[i])
             stats[S_SPRING_OK] = safe_minimum(thr, ws[W_MINR])
@@ -522,13 +531,14 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
         n += 1
     # 5. who after the mover cannot answer each play (bit k: the k-th player after him):
     # such a player must pass, and the search skips him
+    best_first, best_second = facts[row_first], facts[row_second]
     for i in range(base, base + n):
-        m = arena[A_METAS, i]
+        m = metas[i]
         cannot = 0
         if m != 0:
-            for k in range(players - 1):
-                if not _answerable(facts[stats[S_FACTS + (mover + 1 + k) % players]], m):
-                    cannot |= 1 << k
+            cannot = 0 if _answerable(best_first, m) else 1
+            if players == 3 and not _answerable(best_second, m):
+                cannot |= 2
         arena[A_KEYS, i] = cannot
     # 6. ordered
     partner_owns = table != 0 and mover != 0 and owner != 0
