@@ -38,7 +38,14 @@ import numpy as np
 from .api import Solver
 from .cards import format_hand
 from .contest import Buffer, contest_chunks, declared_cases, open_input
-from .errors import InputFileError, LandlordError, WholeFileError
+from .errors import (
+    EngineError,
+    InputFileError,
+    LandlordError,
+    OutputError,
+    RunStopped,
+    WholeFileError,
+)
 from .puzzles import Puzzle, load_file, load_text
 from .rules import CLASSIC
 from .search import DEFAULT_MEMORY_MB
@@ -508,22 +515,6 @@ def _die_with_parent(parent: int) -> None:
 
 
 # -- running -----------------------------------------------------------------------------
-
-
-class RunStopped(LandlordError):
-    """The run cannot go on (a worker died, the cluster went away); what is written is kept."""
-
-
-class EngineError(LandlordError):
-    """The cluster cannot be used (unreachable, no workers): nothing was run."""
-
-
-class OutputError(LandlordError):
-    """The results cannot be written (a full disk, a closed pipe)."""
-
-    def __init__(self, message: str, broken_pipe: bool) -> None:
-        super().__init__(message)
-        self.broken_pipe = broken_pipe
 
 
 def _streamed(

@@ -1,7 +1,12 @@
-"""One exception tree for bad input, rooted in ``ValueError``.
+"""The solver's exceptions: bad input, and operational failures.
 
-Validation happens once, at the boundary; the kernels trust what they are given.
-Every message quotes the offending input and says where it was found.
+Bad input (``LandlordError``, a ``ValueError``) is found once, at the boundary; the
+kernels trust what they are given, and every message quotes the offending input and
+says where it was found. The command line reports it in one line with exit code 2.
+
+Operational failures (``OperationalError``) are not the input's fault: a worker that
+died, a cluster that went away, an output that cannot be written. The command line
+reports them in one line with exit code 1.
 """
 
 
@@ -23,3 +28,24 @@ class InputFileError(LandlordError):
 
 class WholeFileError(InputFileError):
     """A file none of whose items can be read (unreadable, not text, bad syntax, no T)."""
+
+
+class OperationalError(Exception):
+    """Base class for the failures that are not bad input."""
+
+
+class OutputError(OperationalError):
+    """The results cannot be written (a full disk, a closed pipe)."""
+
+    def __init__(self, message: str, broken_pipe: bool = False) -> None:
+        super().__init__(message)
+        self.broken_pipe = broken_pipe
+
+
+class RunStopped(OperationalError):
+    """A batch run cannot go on (a worker died, the cluster went away); what is written
+    is kept."""
+
+
+class EngineError(OperationalError):
+    """The cluster cannot be used (unreachable, no workers): nothing was run."""
