@@ -51,7 +51,8 @@ def main() -> None:
     print(f"{'position':<8} {'answer':<7} {'nodes':>11} {'seconds':>9}")
     signature = 0
     hardest = []
-    for name, spec in bench_list():
+    for listed in bench_list():
+        name, spec = listed.name, listed.position
         runs = [timed(searcher, parse_position(spec)) for _ in range(max(1, args.repeat))]
         answer, dt, nodes = min(runs, key=lambda run: run[1])
         signature += nodes

@@ -2,8 +2,9 @@
 deal sets, so that two machines, or two versions, can be compared figure by figure.
 
 * the bench list (``bench_list.txt``): published and constructed endgames, each solved
-  from an empty table; the total node count is the *bench signature*, which changes
-  only when the search does;
+  from an empty table and compared with the answer and node count the list expects;
+  the total node count is the *bench signature*, which changes only when the search
+  does (and then the list is updated with it);
 * spring deal sets: uniformly random deals and yes-biased ones (``strength`` 0.3);
 * random endgames: two-player positions of 24-30 cards, three-player ones of 26-32.
 """
@@ -11,6 +12,7 @@ deal sets, so that two machines, or two versions, can be compared figure by figu
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -31,8 +33,19 @@ POSITION_SETS = (("two-player", 1, 2, 24, 30), ("three-player", 2, 3, 26, 32))
 
 
 @dataclass(frozen=True)
+class Listed:
+    """One line of the bench list: a position with the answer and nodes it must give."""
+
+    name: str
+    answer: str  # the landlord's side's result: win or loss
+    nodes: int
+    position: str  # as ``landlord best`` reads it
+
+
+@dataclass(frozen=True)
 class Row:
-    """One measured case: what was solved, its answer, nodes and time."""
+    """One measured case: what was solved, its answer, nodes and time, and for a bench
+    list position the answer and nodes the list expects."""
 
     suite: str
     case: str
@@ -40,6 +53,15 @@ class Row:
     seconds: float
     nodes: int = 0
     items: int = 1  # deals in a spring set
+    expected_answer: str | None = None
+    expected_nodes: int | None = None
+
+    @property
+    def differs(self) -> bool:
+        """Whether a bench list position gave another answer or node count than listed."""
+        return self.expected_answer is not None and (
+            self.answer != self.expected_answer or self.nodes != self.expected_nodes
+        )
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -49,17 +71,26 @@ class Row:
             "seconds": round(self.seconds, 6),
             "nodes": self.nodes,
             "items": self.items,
+            "expected_answer": self.expected_answer,
+            "expected_nodes": self.expected_nodes,
         }
 
 
-def bench_list() -> list[tuple[str, str]]:
-    """(name, position) pairs of the bench list, positions as ``landlord best`` reads them."""
+def bench_list() -> list[Listed]:
+    """The bench list: ``NAME ANSWER NODES POSITION`` lines, ``#`` comments ignored."""
     out = []
-    for line in files("solver").joinpath("bench_list.txt").read_text().splitlines():
+    text = files("solver").joinpath("bench_list.txt").read_text()
+    for number, line in enumerate(text.splitlines(), 1):
         line = line.split("#")[0].strip()
-        if line:
-            name, spec = line.split(maxsplit=1)
-            out.append((name, spec))
+        if not line:
+            continue
+        fields = line.split(maxsplit=3)
+        if len(fields) < 4 or fields[1] not in ("win", "loss") or not fields[2].isdigit():
+            raise ValueError(
+                f"bench_list.txt, line {number}: not NAME ANSWER NODES POSITION: {line!r}"
+            )
+        name, answer, nodes, position = fields
+        out.append(Listed(name, answer, int(nodes), position))
     return out
 
 
@@ -99,10 +130,18 @@ def warm(searcher: Searcher) -> None:
 
 
 def positions_suite(searcher: Searcher) -> Iterator[Row]:
-    """The bench list, one row a position."""
-    for name, spec in bench_list():
-        answer, seconds, nodes = timed(searcher, parse_position(spec))
-        yield Row("bench list", name, answer, seconds, nodes)
+    """The bench list, one row a position, with the answer and nodes the list expects."""
+    for listed in bench_list():
+        answer, seconds, nodes = timed(searcher, parse_position(listed.position))
+        yield Row(
+            "bench list",
+            listed.name,
+            answer,
+            seconds,
+            nodes,
+            expected_answer=listed.answer,
+            expected_nodes=listed.nodes,
+        )
 
 
 def deals_suite(count: int) -> Iterator[Row]:
@@ -122,3 +161,79 @@ def random_suite(searcher: Searcher, count: int) -> Iterator[Row]:
         for k, pos in enumerate(random_positions(seed, count, players, lo, hi), 1):
             answer, seconds, nodes = timed(searcher, pos)
             yield Row(name, f"seed {seed} #{k} {describe(pos)}", answer, seconds, nodes)
+
+
+@dataclass(frozen=True)
+class Report:
+    """The whole suite's rows and the figures drawn from them."""
+
+    rows: list[Row]
+
+    def suite(self, name: str) -> list[Row]:
+        """The rows of one suite, in order."""
+        return [r for r in self.rows if r.suite == name]
+
+    @property
+    def listed(self) -> list[Row]:
+        return self.suite("bench list")
+
+    @property
+    def signature(self) -> int:
+        """The bench signature: the total node count of the bench list."""
+        return sum(r.nodes for r in self.listed)
+
+    @property
+    def expected_signature(self) -> int:
+        return sum(r.expected_nodes or 0 for r in self.listed)
+
+    @property
+    def differences(self) -> list[Row]:
+        """The bench list positions whose answer or node count is not the listed one."""
+        return [r for r in self.listed if r.differs]
+
+    @property
+    def nodes_per_second(self) -> float:
+        searched = [r for r in self.rows if r.suite != "spring"]
+        return sum(r.nodes for r in searched) / max(sum(r.seconds for r in searched), 1e-9)
+
+    @property
+    def deals_per_second(self) -> dict[str, float]:
+        return {r.case: r.items / max(r.seconds, 1e-9) for r in self.suite("spring")}
+
+    @property
+    def medians(self) -> dict[str, float]:
+        """Median seconds of each random endgame set (none when no position was run)."""
+        sets = {name: [r.seconds for r in self.suite(name)] for name, *_ in POSITION_SETS}
+        return {name: statistics.median(times) for name, times in sets.items() if times}
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "rows": [r.as_json() for r in self.rows],
+            "signature": self.signature,
+            "expected_signature": self.expected_signature,
+            "differences": [
+                {
+                    "case": r.case,
+                    "expected_answer": r.expected_answer,
+                    "expected_nodes": r.expected_nodes,
+                    "answer": r.answer,
+                    "nodes": r.nodes,
+                }
+                for r in self.differences
+            ],
+            "nodes_per_second": round(self.nodes_per_second),
+            "deals_per_second": {k: round(v) for k, v in self.deals_per_second.items()},
+            "median_seconds": {k: round(v, 6) for k, v in self.medians.items()},
+        }
+
+
+def run_suite(searcher: Searcher, limited: Searcher, deals: int, positions: int) -> Report:
+    """Run the whole suite: the bench list with ``searcher``, ``deals`` deals in each
+    spring set, ``positions`` random endgames of each kind with ``limited`` (the searcher
+    with a time limit)."""
+    warm(searcher)
+    warm(limited)
+    rows = list(positions_suite(searcher))
+    rows += deals_suite(deals)
+    rows += random_suite(limited, positions)
+    return Report(rows)

@@ -1,4 +1,5 @@
-"""Test setup: a fresh numba cache for every run, so stale compiled code never passes."""
+"""Test setup: a fresh numba cache for every run, so stale compiled code never passes; and
+the test data, which lives in tests/data (nothing outside the repository is read)."""
 
 import os
 import random
@@ -11,8 +12,9 @@ import pytest
 os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="landlord-numba-")
 sys.path.insert(0, str(Path(__file__).parent))  # for `import reference`
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"  # beside the checkout, read-only
-CASES = SHARED / "cases"
+DATA = Path(__file__).resolve().parent / "data"  # the test data: tests/data/README.md
+CASES = DATA  # the contest cases: NAME.in with its answers in NAME.ans
+PUBLISHED = DATA / "published.txt"  # the published two-player endgames
 CASE_FILES = ("edge_cases", "random_2000", "yes_biased_500", "skewed_500")
 
 
@@ -34,7 +36,7 @@ def random_split(
 
 @pytest.fixture(scope="session")
 def shared_cases():
-    """Every shared contest case with its verified answer: name -> (hands, answers)."""
+    """Every contest case in tests/data with its verified answer: name -> (hands, answers)."""
     from solver.contest import read_contest
 
     out = {}

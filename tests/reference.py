@@ -2,9 +2,9 @@
 
 Tests compare the fast numba solver against this module differentially: every legal
 play of a hand, the beating relation, the spring question and small perfect-information
-endgames are written here as the plainest enumeration of /work/shared/RULES.md, with
-no cleverness beyond memoization.  Hands are 15-entry rank-count tuples indexed by
-LETTERS; a play is ``(cards, kind, rank, length)``.
+endgames are written here as the plainest enumeration of the rules stated in the
+docstring of ``solver/rules.py``, with no cleverness beyond memoization.  Hands are
+15-entry rank-count tuples indexed by LETTERS; a play is ``(cards, kind, rank, length)``.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def _minus(hand: Sequence[int], cards: Sequence[int]) -> Hand:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _all_plays(hand: Hand, bans: frozenset[str]) -> frozenset[Play]:
-    """Every legal play from ``hand`` (straight from the table in RULES.md)."""
+    """Every legal play from ``hand`` (straight from the table in solver/rules.py)."""
     out: set[Play] = set()
 
     def add(kind: str, rank: int, length: int, parts: Iterable[tuple[int, int]]) -> None:
