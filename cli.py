@@ -2,8 +2,9 @@
 
 numba-backed modules are imported inside the commands, so that ``--help`` is instant.
 Exit codes: 0 success, 1 a handled failure (a wrong answer found by ``check``, a puzzle
-whose expected answer differs), 2 bad usage or bad input, 3 an answer a limit left
-unknown.
+whose expected answer differs, an output that cannot be written), 2 bad usage or bad
+input, 3 an answer a limit left unknown, 130 Ctrl-C. :class:`App` is the one place that
+turns exceptions into these.
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import click
 
+from solver.errors import LandlordError, OperationalError, OutputError
 from solver.rules import BANNABLE
 
 
@@ -26,11 +27,63 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-def _compile_notice(*modules: str) -> None:
-    """Say on stderr when the kernels are about to be compiled (first run only)."""
-    from solver.jit import is_cached
+def _silence_stdout() -> None:
+    """Send what is left of standard output nowhere, so that the interpreter's last flush
+    cannot fail again once a write has (a closed pipe, a full disk)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (as under a test runner)
+        pass
 
-    if not all(is_cached(m) for m in modules):
+
+class App(click.Group):
+    """The command group, mapping every exception a command lets out to one line and an
+    exit code: bad input 2, an operational failure 1, Ctrl-C 130."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        if sys.stdin is None:  # started with standard input closed: read it as empty
+            sys.stdin = open(os.devnull)  # noqa: SIM115 (for the whole process)
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as e:  # writing the group's own --help or --version
+            _silence_stdout()
+            click.echo(f"Error: cannot write the output: {e.strerror or e}", err=True)
+            sys.exit(1)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a full disk shows here, not at the interpreter's exit
+            return result
+        except LandlordError as e:
+            raise InputError(str(e)) from None
+        except OutputError as e:
+            if e.broken_pipe:  # the reader has gone (`| head`): stop quietly
+                _silence_stdout()
+                raise click.exceptions.Exit(1) from None
+            raise click.ClickException(str(e)) from None
+        except OperationalError as e:
+            raise click.ClickException(str(e)) from None
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            raise click.exceptions.Exit(130) from None
+        except BrokenPipeError:
+            _silence_stdout()
+            raise click.exceptions.Exit(1) from None
+        except OSError as e:  # what the commands leave unhandled: writing the output
+            _silence_stdout()
+            where = e.filename or "the output"
+            raise click.ClickException(f"cannot write {where}: {e.strerror or e}") from None
+
+
+def _compile_notice(*modules: str) -> None:
+    """Say on stderr when the kernels of ``modules`` are about to be compiled: on the
+    first run, or on every run when their cache cannot be written."""
+    from solver.jit import CACHE_PROBLEM, is_cached
+
+    if CACHE_PROBLEM is not None:
+        click.echo(f"landlord: {CACHE_PROBLEM}; compiling in memory (a few seconds)...", err=True)
+    elif not all(is_cached(m) for m in modules):
         click.echo("landlord: compiling the solver (first run only, a few seconds)...", err=True)
 
 
@@ -57,7 +110,7 @@ def _name(file: IO[bytes]) -> str:
     return name if isinstance(name, str) else "<stdin>"
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=App, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="landlord-solver")
 def main() -> None:
     """Exact Dou Dizhu (Fight the Landlord) solver: springs and forced wins, all hands open."""
@@ -72,19 +125,15 @@ def judge(file: IO[bytes]) -> None:
     chunk of cases at a time, so memory stays flat however long it is; the cases before
     a malformed one are still answered.
     """
-    from solver.contest import answer_lines, contest_chunks, open_input
-    from solver.errors import LandlordError
+    from solver.contest import answer_lines, contest_chunks
 
-    _compile_notice("spring")
+    _compile_notice("contest", "spring")
     from solver.spring import solve_many
 
-    try:
-        for part in contest_chunks(open_input(file), _name(file)):
-            sys.stdout.write(answer_lines(solve_many(part.hands), part.first + 1))
-            if part.error:
-                raise part.error
-    except LandlordError as e:
-        raise InputError(str(e)) from None
+    for part in contest_chunks(file, _name(file)):
+        sys.stdout.write(answer_lines(solve_many(part.hands), part.first + 1))
+        if part.error:
+            raise part.error
 
 
 def _limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
@@ -95,6 +144,11 @@ def _limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
         type=click.Choice(BANNABLE),
         help="Ban a combination kind, on top of the puzzle's own bans (repeatable).",
     )(f)
+    return _search_limits(f)
+
+
+def _search_limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
+    """--time-limit (of each search) and --max-memory (of each table)."""
     f = click.option(
         "--time-limit",
         type=click.FloatRange(min=0, min_open=True, max=1e9),
@@ -138,7 +192,7 @@ def solve(
     puzzle is malformed (the others are still solved), 3 when a limit left some answer
     unknown.
     """
-    from solver.errors import InputFileError, LandlordError
+    from solver.errors import InputFileError
     from solver.puzzles import load_file, puzzle_files
 
     _compile_notice("spring", "search")
@@ -156,7 +210,7 @@ def solve(
                 click.echo(f"error: {item}", err=True)
                 continue
             try:
-                sol = solver.solve(replace(item, rules=item.rules.with_bans(ban)), question)
+                sol = solver.solve(item.asked(question, ban))
             except LandlordError as e:
                 errors += 1
                 click.echo(f"error: {item.where}: {e}", err=True)
@@ -230,13 +284,24 @@ def batch(
 
     An item's id is its source, named from the folder of --out, and its number there
     (deals.in#12, set.toml#3, <stdin>#5), so that --resume can finish an interrupted
-    run, trying failed items again: every item ends up in the output exactly once. A
-    summary goes to stderr at the end. Exits 2 when some item was bad (the
-    others are still solved), 1 when an answer differs from a puzzle's expected one, 3
-    when a limit left some answer unknown.
+    run, trying failed items again and dropping repeated lines: every item ends up in
+    the output exactly once. A run holds --out (a lock) as long as it lasts, so a second
+    run on the same file is refused; a device or a pipe as --out is just written to.
+    --workers is capped to the cores this process may use and to the run's tasks (a
+    note says so when it cuts a request).
+
+    A summary goes to stderr at the end. Exits 2 when some item was bad (the others are
+    still solved), 1 when an answer differs from a puzzle's expected one or when --out
+    is held by another run, 3 when a limit left some answer unknown.
     """
+    import contextlib
+
     from solver import batch as b
-    from solver.errors import LandlordError
+    from solver.engines import Engine, pool_size
+    from solver.errors import RunStopped
+    from solver.progress import Progress, Summary, plural
+    from solver.resume import Resumed, finished_items, open_output
+    from solver.sources import read_sources, refuse_overwrite
 
     if resume and out is None:
         raise click.UsageError("--resume needs --out: the file to resume")
@@ -245,62 +310,58 @@ def batch(
     settings = b.Settings(question, ban, max_memory, time_limit, all_moves)
     real = out.resolve() if out else None  # a link's target: its folder names the files
     anchor = real.parent if real else Path.cwd()
-    try:
-        sources = b.read_sources(list(inputs), sys.stdin.buffer, anchor)
-        if out:
-            b.refuse_overwrite(out, sources)
-        finished, retried = b.finished_items(real) if resume and real else ({}, 0)
-        # appended to, and emptied only once the run has started (see b.run)
-        target = open(real, "a", encoding="utf-8") if real else _stdout()
-    except LandlordError as e:
-        raise InputError(str(e)) from None
-    except OSError as e:
-        raise InputError(f"--out {out}: cannot write: {e.strerror or e}") from None
-    if finished and not any(src.name in finished for src in sources):
-        click.echo(
-            f"warning: none of the results already in {out} are from these inputs (ids name "
-            f"files from the folder of {out})",
-            err=True,
-        )
-    piped = [src.name for src in sources if src.path is None]
-    if finished and piped:
-        click.echo(
-            f"note: {', '.join(piped)} resumed by item number: the same data must come again",
-            err=True,
-        )
-    plan = b.Plan(sources, settings, finished)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    engine = b.Engine(settings, workers or cores or 1, scheduler)
-    if progress is None:  # a bar only on a terminal, and not where the results go
-        progress = sys.stderr.isatty() and not (out is None and sys.stdout.isatty())
-    bar = b.Progress(plan.total, sys.stderr, progress)
-    summary = b.Summary()
-    _compile_notice("spring", "search")
-    try:
-        with target as f:
-            b.run(plan, engine, f, bar, summary, fresh=real is not None and not resume)
-    except KeyboardInterrupt:
-        click.echo(summary.text(str(out)), err=True)
-        click.echo("interrupted: the results above are written; rerun with --resume", err=True)
-        sys.exit(130)
-    except b.OutputError as e:
-        if e.broken_pipe:  # the reader has gone (`| head`): stop quietly
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(1)
-        raise click.ClickException(str(e)) from None
-    except b.EngineError as e:
-        raise click.ClickException(str(e)) from None
-    except b.RunStopped as e:
-        click.echo(summary.text(str(out)), err=True)
-        message = f"{e}; the results above are written: rerun with --resume"
-        raise click.ClickException(message) from None
-    except LandlordError as e:
-        raise InputError(str(e)) from None
-    except MemoryError:
-        raise InputError(f"--max-memory {max_memory:g}: not enough memory") from None
+    sources = read_sources(list(inputs), sys.stdin.buffer, anchor)
+    if out:
+        refuse_overwrite(out, sources)
+    # locked before it is read or emptied; emptied only once the run has started (b.run)
+    target = open_output(real, str(out)) if real else contextlib.nullcontext(sys.stdout.buffer)
+    with target as file:
+        resumed = finished_items(file, real) if resume and real else Resumed()
+        finished = resumed.finished
+        if finished and not any(src.name in finished for src in sources):
+            click.echo(
+                f"warning: none of the results already in {out} are from these inputs (ids "
+                f"name files from the folder of {out})",
+                err=True,
+            )
+        piped = [src.name for src in sources if src.path is None]
+        if finished and piped:
+            click.echo(
+                f"note: {', '.join(piped)} resumed by item number: the same data must come again",
+                err=True,
+            )
+        plan = b.Plan(sources, settings, finished)
+        size = 1
+        if scheduler is None:
+            size, note = pool_size(workers, plan.max_tasks())
+            if note:
+                click.echo(note, err=True)
+        engine = Engine(size, scheduler)
+        if progress is None:  # a bar only on a terminal, and not where the results go
+            progress = sys.stderr.isatty() and not (out is None and sys.stdout.isatty())
+        bar = Progress(plan.total, sys.stderr, progress)
+        summary = Summary()
+        _compile_notice(*(("spring", "search") if plan.needs_search() else ("spring",)))
+        try:
+            b.run(plan, engine, file, bar, summary, fresh=real is not None and not resume)
+        except KeyboardInterrupt:
+            click.echo(summary.text(str(out)), err=True)
+            click.echo("interrupted: the results above are written; rerun with --resume", err=True)
+            sys.exit(130)
+        except RunStopped as e:
+            click.echo(summary.text(str(out)), err=True)
+            message = f"{e}; the results above are written: rerun with --resume"
+            raise click.ClickException(message) from None
+        except MemoryError:
+            raise InputError(f"--max-memory {max_memory:g}: not enough memory") from None
     click.echo(summary.text(str(out)), err=True)
-    if retried:
-        click.echo(f"  {b.plural(retried, 'item')} that failed before tried again", err=True)
+    if resumed.errors:
+        click.echo(f"  {plural(resumed.errors, 'item')} that failed before tried again", err=True)
+    if resumed.duplicates:
+        click.echo(
+            f"  {plural(resumed.duplicates, 'duplicate line')} removed (the first of each id kept)",
+            err=True,
+        )
     counts = summary.counts
     if counts["error"]:
         sys.exit(2)
@@ -320,7 +381,7 @@ def _stdout() -> IO[str]:
 def _positions(target: str, bans: tuple[str, ...]) -> list[tuple[str, object]]:
     """(name, position) pairs from a puzzle file or folder, or one inline position."""
     from solver.endgame import parse_position
-    from solver.errors import InputFileError, LandlordError
+    from solver.errors import InputFileError
     from solver.puzzles import load_file, puzzle_files
     from solver.rules import CLASSIC
 
@@ -329,14 +390,16 @@ def _positions(target: str, bans: tuple[str, ...]) -> list[tuple[str, object]]:
         try:
             return [(target, parse_position(target, CLASSIC.with_bans(bans)))]
         except LandlordError as e:
-            raise InputError(f"{e} (and no file {target!r} exists)") from None
+            raise InputError(
+                str(e) if "=" in target else f"{e} (and no file {target!r} exists)"
+            ) from None
     out = []
     for f in puzzle_files([path]):
         for item in load_file(f):
             if isinstance(item, InputFileError):
                 raise InputError(str(item))
             try:
-                out.append((item.name, replace(item, rules=item.rules.with_bans(bans)).position()))
+                out.append((item.name, item.asked(bans=bans).position()))
             except LandlordError as e:
                 raise InputError(f"{item.where}: {e}") from None
     if not out:
@@ -363,7 +426,7 @@ def best(
     "L=2QQTT77553 P1=AA9 [P2=...] [TO=L|P1|P2] [TABLE=55@P1] [BAN=trio+single,...]".
     """
     _compile_notice("search")
-    from solver.endgame import SHORT_NAMES, describe, side_wins, solve_win
+    from solver.endgame import SHORT_NAMES, best_record, describe, side_wins, solve_win
     from solver.search import UNKNOWN
 
     positions = _positions(target, ban)
@@ -371,37 +434,17 @@ def best(
     unknown = False
     for name, pos in positions:
         result = solve_win(searcher, pos, all_moves=True, lines=lines)
-        mover = SHORT_NAMES[pos.to_move]
         moves = result.first_moves or []
         unknown |= result.value == UNKNOWN or any(v == UNKNOWN for _, v, _ in moves)
-
         if as_json:
-            click.echo(
-                json.dumps(
-                    {
-                        "name": name,
-                        "position": describe(pos),
-                        "answer": result.answer,
-                        "moves": [
-                            {
-                                "move": s.text,
-                                "wins": side_wins(v, pos.to_move),
-                                "line": [str(x) for x in follow],
-                            }
-                            for s, v, follow in moves
-                        ],
-                        "nodes": searcher.stats.nodes,
-                        "seconds": round(searcher.stats.seconds, 6),
-                    }
-                )
-            )
+            click.echo(json.dumps(best_record(name, pos, result)))
             continue
         wins = sum(side_wins(v, pos.to_move) is True for _, v, _ in moves)
         open_moves = sum(v == UNKNOWN for _, v, _ in moves)
         click.echo(describe(pos) if name == target else f"{name}: {describe(pos)}")
         click.echo(
-            f"  {mover} to move {_verdict(result.value, pos.to_move)}: {wins} of {len(moves)} "
-            f"first move{'s' * (len(moves) != 1)} win"
+            f"  {SHORT_NAMES[pos.to_move]} to move {_verdict(result.value, pos.to_move)}: "
+            f"{wins} of {len(moves)} first move{'s' * (len(moves) != 1)} win{'s' * (wins == 1)}"
             + (f" ({open_moves} unknown: a limit stopped the search)" if open_moves else "")
         )
         width = max((len(s.text) for s, _, _ in moves), default=4)
@@ -443,101 +486,73 @@ def play(
     perfectly and tells you when a move throws away a won position.
 
     Type cards (as 33 or 3-3), `pass`, `hint` for the winning moves, or `quit`. A
-    --time-limit applies to each of the solver's answers.
+    --time-limit applies to each of the solver's answers. Exits 0 when the game ends or
+    you quit, 3 when a limit left some answer of the solver's unproved, 1 when the input
+    ends before the game, 130 on Ctrl-C.
     """
-    from solver.cards import format_hand
-    from solver.endgame import SHORT_NAMES, keeping_move
-    from solver.errors import InputFileError, LandlordError
+    from solver.endgame import SHORT_NAMES
+    from solver.errors import InputFileError
+    from solver.play import Game, IllegalMove
     from solver.puzzles import load_file
-    from solver.search import LOSS, UNKNOWN, WIN
+    from solver.search import LOSS, WIN
 
     items = load_file(file)
-    chosen = [p for p in items if not isinstance(p, InputFileError) and name in (None, p.name)]
+    puzzles = [p for p in items if not isinstance(p, InputFileError)]
+    errors = [p for p in items if isinstance(p, InputFileError)]
+    chosen = [p for p in puzzles if name in (None, p.name)]
     if not chosen:
-        errors = [str(p) for p in items if isinstance(p, InputFileError)]
-        raise InputError(errors[0] if errors else f"{file}: no puzzle named {name!r}")
+        if name is None or not puzzles:
+            raise InputError(str(errors[0]) if errors else f"{file}: no puzzle in it")
+        known = ", ".join(repr(p.name) for p in puzzles)
+        unread = f"; {len(errors)} more could not be read" if errors else ""
+        raise InputError(f"{file}: no puzzle named {name!r} (it has {known}{unread})")
     puzzle = chosen[0]
     try:
-        pos = replace(puzzle, rules=puzzle.rules.with_bans(ban)).position()
+        pos = puzzle.asked(bans=ban).position()
     except LandlordError as e:
         raise InputError(f"{puzzle.where}: {e}") from None
     _compile_notice("search")
-    searcher = _searcher(max_memory, time_limit)
-    mine = (
-        {"landlord": WIN, "peasants": LOSS}[side] if side else (WIN if pos.to_move == 0 else LOSS)
-    )
-    you = "the landlord" if mine == WIN else "the peasants"
-    click.echo(f"{puzzle.name}: you play {you}.")
+    human = {"landlord": WIN, "peasants": LOSS}[side] if side else (LOSS if pos.to_move else WIN)
+    game = Game(_searcher(max_memory, time_limit), pos, human)
+    click.echo(f"{puzzle.name}: you play {'the landlord' if human == WIN else 'the peasants'}.")
     stopped = "(the time limit stopped the search: no proof)"
-    while pos.winner is None:
-        hands = "  ".join(f"{SHORT_NAMES[i]}: {format_hand(h)}" for i, h in enumerate(pos.hands))
-        table = f"  table: {pos.table} by {SHORT_NAMES[pos.owner]}" if pos.table else ""
-        click.echo(f"{hands}{table}")
-        searcher.start(pos.rules)  # the time limit counts afresh for every answer
-        options = searcher.moves(pos)
-        if (pos.to_move == 0) != (mine == WIN):  # the solver's turn: a move that keeps a win
-            move, unknown = keeping_move(searcher, pos)
+    while not game.over:
+        click.echo(game.state())
+        mover = SHORT_NAMES[game.pos.to_move]
+        if game.solvers_turn:
+            move, unknown = game.reply()
             note = f"  {stopped}" if unknown else ""
-            click.echo(f"{SHORT_NAMES[pos.to_move]} plays {'pass' if move is None else move}{note}")
-            pos = pos.after(move)
+            click.echo(f"{mover} plays {'pass' if move is None else move}{note}")
+            continue
+        click.echo(f"{mover} to move: ", nl=False)
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:  # ends the game with exit code 130, on a line of its own
+            click.echo()
+            raise
+        if not line:
+            click.echo()
+            raise click.ClickException("the input ended before the game did")
+        text = line.strip().lower()
+        if text == "quit":
+            break
+        if text == "hint":
+            good, unknown = game.hint()
+            shown = ", ".join("pass" if m is None else str(m) for m in good)
+            shown = shown or ("none proved" if unknown else "none")
+            click.echo(f"winning moves: {shown}" + (f"  {stopped}" if unknown else ""))
             continue
         try:
-            text = click.prompt(
-                f"{SHORT_NAMES[pos.to_move]} to move", default="", show_default=False
-            )
-        except click.Abort:  # end of input: as good as quit
-            return
-        text = text.strip().lower()
-        if text == "quit":
-            return
-        if text == "hint":
-            values = [searcher.value(pos.after(m)) for m in options]
-            good = [m for m, v in zip(options, values, strict=True) if v == mine]
-            click.echo(
-                "winning moves: "
-                + (", ".join("pass" if m is None else str(m) for m in good) or "none")
-                + (f"  {stopped}" if UNKNOWN in values else "")
-            )
+            move = game.parse(text)
+        except IllegalMove as e:
+            click.echo(str(e))
             continue
-        move = _pick_move(text, options, pos)
-        if move is False:
-            continue
-        value = searcher.value(pos)
-        after = searcher.value(pos.after(move))
-        if value == mine and after != mine and after != UNKNOWN:
+        if game.play(move):
             click.echo("That throws away a won position.")
-        pos = pos.after(move)
-    click.echo("You win." if pos.winner == mine else "You lose.")
-
-
-def _pick_move(text, options, pos):  # noqa: ANN001, ANN202 (solver types, imported lazily)
-    """The legal move a player typed, or False (after saying why) when there is none."""
-    from solver.cards import parse_hand
-    from solver.errors import LandlordError
-    from solver.movegen import readings
-
-    if text == "pass":
-        if None in options:
-            return None
-        click.echo("You cannot pass on a free lead.")
-        return False
-    try:
-        cards = parse_hand(text)
-    except LandlordError as e:
-        click.echo(str(e))
-        return False
-    for m in options:
-        if m is not None and m.cards == cards:
-            return m
-    legal = readings(cards, pos.rules)
-    click.echo(
-        "Not a legal combination."
-        if not legal
-        else "You do not hold those cards."
-        if any(c > h for c, h in zip(cards, pos.hands[pos.to_move], strict=True))
-        else "That does not beat the table."
-    )
-    return False
+    if game.over:
+        click.echo("You win." if game.human_won else "You lose.")
+    if game.stopped:
+        sys.exit(3)
 
 
 @main.command(short_help="List the legal plays of a hand.")
@@ -548,30 +563,28 @@ def _pick_move(text, options, pos):  # noqa: ANN001, ANN202 (solver types, impor
 def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> None:
     """List the legal plays from HAND (on a free lead, or answering --beat PLAY)."""
     from solver.cards import check_disjoint, check_hand, format_hand, parse_hand
-    from solver.errors import LandlordError
-    from solver.movegen import follows, leads, readings
     from solver.rules import CLASSIC
 
     rules = CLASSIC.with_bans(ban)
-    try:
-        cards = parse_hand(hand)
-        check_hand(cards, rules.deck, hand)
-        if beat is None:
-            plays = leads(cards, rules)
-        else:
-            table_cards = parse_hand(beat)
-            check_hand(table_cards, rules.deck, beat)
-            check_disjoint((cards, table_cards), rules.deck)
-            found = readings(table_cards, rules)
-            if not found:
-                raise InputError(
-                    f"--beat {beat!r}: {format_hand(table_cards)!r} is not a legal combination"
-                )
-            plays = []
-            for table in found:
-                plays += [m for m in follows(cards, table, rules) if m not in plays]
-    except LandlordError as e:
-        raise InputError(str(e)) from None
+    cards = parse_hand(hand)
+    check_hand(cards, rules.deck, hand)
+    _compile_notice("movegen")
+    from solver.movegen import follows, leads, readings
+
+    if beat is None:
+        plays = leads(cards, rules)
+    else:
+        table_cards = parse_hand(beat)
+        check_hand(table_cards, rules.deck, beat)
+        check_disjoint((cards, table_cards), rules.deck)
+        found = readings(table_cards, rules)
+        if not found:
+            raise InputError(
+                f"--beat {beat!r}: {format_hand(table_cards)!r} is not a legal combination"
+            )
+        plays = []
+        for table in found:
+            plays += [m for m in follows(cards, table, rules) if m not in plays]
     if as_json:
         click.echo(json.dumps([m.as_dict() for m in plays]))
         return
@@ -583,7 +596,9 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> N
 
 
 @main.command(short_help="Print random deals from a seed.")
-@click.option("--seed", type=int, required=True, help="The seed that names the deals.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), required=True, help="The seed that names the deals."
+)
 @click.option(
     "-n", "count", type=click.IntRange(min=0), default=1, show_default=True, help="How many deals."
 )
@@ -598,29 +613,37 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> N
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["contest", "toml"]),
+    type=click.Choice(["contest", "toml", "deal"]),
     default="contest",
     show_default=True,
-    help="Contest input, or a puzzle file.",
+    help="Contest input, a puzzle file, or a file of deals before the auction (17/17/17 "
+    "and the kitty, for `landlord analyze`: seat 1's hand and the kitty are the contest "
+    "deal's landlord hand).",
 )
 def deal(seed: int, count: int, strength: float, fmt: str) -> None:
-    """Print random deals, reproducible from the seed (and strength)."""
+    """Print random deals, reproducible from the seed (and strength), each as soon as it
+    is made: any count streams in flat memory."""
     from solver.cards import format_hand
-    from solver.deals import random_deals
+    from solver.deals import iter_deals
 
-    deals = random_deals(seed, count, strength)
+    deals = iter_deals(seed, count, strength)
     if fmt == "contest":
-        out = [str(count)] + [format_hand(h) for d in deals for h in d]
-        sys.stdout.write("\n".join(out) + "\n")
+        sys.stdout.write(f"{count}\n")
+        for d in deals:
+            sys.stdout.write("".join(format_hand(h) + "\n" for h in d))
+        return
+    if fmt == "deal":
+        from solver.deals import deals_toml, iter_open_deals
+
+        for k, table in enumerate(deals_toml(iter_open_deals(seed, count, strength))):
+            sys.stdout.write(("\n" if k else "") + table)
         return
     from solver.puzzles import Puzzle, to_toml
     from solver.rules import CLASSIC
 
-    puzzles = [
-        Puzzle(f"seed {seed} deal {k}", "spring", d[0], d[1:], CLASSIC)
-        for k, d in enumerate(deals, 1)
-    ]
-    sys.stdout.write(to_toml(puzzles))
+    for k, d in enumerate(deals, 1):
+        puzzle = Puzzle(f"seed {seed} deal {k}", "spring", d[0], d[1:], CLASSIC)
+        sys.stdout.write(("\n" if k > 1 else "") + to_toml([puzzle]))
 
 
 def _count(*decls: str, default: int, least: int, text: str):  # noqa: ANN202 (a decorator)
@@ -645,50 +668,44 @@ def _count(*decls: str, default: int, least: int, text: str):  # noqa: ANN202 (a
 def bench(deals: int, positions: int, time_limit: float, as_json: bool) -> None:
     """Run the standard benchmark suite on one core: the bench list (its total node count
     is the bench signature), fixed-seed spring deal sets and random endgames. Prints
-    per-case times and throughput."""
-    import statistics
+    per-case times and throughput.
 
+    Exits 1 when a bench list position's answer or node count is not the listed one,
+    naming each such position with what was expected and what was got.
+    """
     _compile_notice("spring", "search")
     from solver import bench as suite
 
-    searcher = _searcher(64, None)
-    limited = _searcher(64, time_limit)
-    suite.warm(searcher)
-    suite.warm(limited)
-    listed = list(suite.positions_suite(searcher))
-    spring = list(suite.deals_suite(deals))
-    endgames = list(suite.random_suite(limited, positions))
-    rows = listed + spring + endgames
-    signature = sum(r.nodes for r in listed)
-    searched = listed + endgames
-    nodes_per_s = sum(r.nodes for r in searched) / max(sum(r.seconds for r in searched), 1e-9)
-    medians = {
-        name: statistics.median(r.seconds for r in endgames if r.suite == name)
-        for name, *_ in suite.POSITION_SETS
-        if positions
-    }
+    report = suite.run_suite(_searcher(64, None), _searcher(64, time_limit), deals, positions)
     if as_json:
-        summary = {
-            "rows": [r.as_json() for r in rows],
-            "signature": signature,
-            "nodes_per_second": round(nodes_per_s),
-            "deals_per_second": {r.case: round(r.items / r.seconds) for r in spring},
-            "median_seconds": {k: round(v, 6) for k, v in medians.items()},
-        }
-        click.echo(json.dumps(summary))
-        return
-    width = max(len(r.case) for r in rows)
-    click.echo(f"{'suite':<13} {'case':<{width}}  {'answer':<9} {'nodes':>11} {'seconds':>9}")
-    for r in rows:
-        extra = f"  {r.items / r.seconds:>11,.0f} deals/s" if r.suite == "spring" else ""
-        nodes = f"{r.nodes:,}" if r.nodes else "-"
-        click.echo(
-            f"{r.suite:<13} {r.case:<{width}}  {r.answer:<9} {nodes:>11} {r.seconds:>9.3f}{extra}"
-        )
-    click.echo(f"bench signature: {signature:,} nodes ({len(listed)} positions)")
-    click.echo(f"search speed: {nodes_per_s:,.0f} nodes/s")
-    for name, median in medians.items():
-        click.echo(f"random {name} endgames: median {median:.3f} s")
+        click.echo(json.dumps(report.as_json()))
+    else:
+        rows, rates = report.rows, report.deals_per_second
+        width = max(len(r.case) for r in rows)
+        click.echo(f"{'suite':<13} {'case':<{width}}  {'answer':<9} {'nodes':>11} {'seconds':>9}")
+        for r in rows:
+            extra = f"  {rates[r.case]:>11,.0f} deals/s" if r.suite == "spring" else ""
+            nodes = f"{r.nodes:,}" if r.nodes else "-"
+            click.echo(
+                f"{r.suite:<13} {r.case:<{width}}  {r.answer:<9} {nodes:>11} "
+                f"{r.seconds:>9.3f}{extra}"
+            )
+        click.echo(f"bench signature: {report.signature:,} nodes ({len(report.listed)} positions)")
+        click.echo(f"search speed: {report.nodes_per_second:,.0f} nodes/s")
+        for name, median in report.medians.items():
+            click.echo(f"random {name} endgames: median {median:.3f} s")
+    differ = report.differences
+    if differ:
+        if not as_json:
+            click.echo(f"expected signature: {report.expected_signature:,} nodes")
+            click.echo(f"{len(differ)} of {len(report.listed)} positions differ from the list:")
+            click.echo(f"  {'case':<6} {'expected':<16} got")
+            for r in differ:
+                want = f"{r.expected_answer} {r.expected_nodes:,}"
+                wrong = "  WRONG ANSWER" if r.answer != r.expected_answer else ""
+                click.echo(f"  {r.case:<6} {want:<16} {r.answer} {r.nodes:,}{wrong}")
+        names = ", ".join(r.case for r in differ)
+        raise click.ClickException(f"the bench list differs at {names} (solver/bench_list.txt)")
 
 
 @main.command(short_help="Check a contestant's output.")
@@ -697,30 +714,21 @@ def bench(deals: int, positions: int, time_limit: float, as_json: bool) -> None:
 def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
     """Check a contestant's OUTPUT for the contest INPUT, case by case.
 
-    Lists the first cases that differ and exits 0 only when every case matches.
+    Lists the first cases that differ and exits 0 only when every case matches. Both
+    files are read as streams, so memory stays flat however long they are.
     """
-    import numpy as np
+    from solver.contest import compare_output, contest_chunks, plural_cases
 
-    from solver.contest import compare_output, contest_chunks, open_input
-    from solver.errors import LandlordError
-
-    try:
-        text = output_file.read().decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{_name(output_file)}: not a UTF-8 text file") from None
-    _compile_notice("spring")
+    _compile_notice("contest", "spring")
     from solver.spring import solve_many
 
-    answers = []
-    try:
-        for part in contest_chunks(open_input(input_file), _name(input_file)):
+    def expected():  # noqa: ANN202 (the right answers, a chunk at a time)
+        for part in contest_chunks(input_file, _name(input_file)):
+            yield solve_many(part.hands)
             if part.error:
                 raise part.error
-            answers.append(solve_many(part.hands))
-    except LandlordError as e:
-        raise InputError(str(e)) from None
-    expected = np.concatenate(answers)
-    problems = compare_output(expected, text, _name(output_file))
+
+    problems, cases = compare_output(expected(), output_file, _name(output_file))
     for p in problems:
         click.echo(p)
     if problems:
@@ -728,21 +736,85 @@ def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
             f"{_name(output_file)}: wrong answer ({len(problems)} "
             f"difference{'s' * (len(problems) != 1)} listed)"
         )
-    click.echo(f"{_name(output_file)}: all {len(expected)} cases right")
+    click.echo(f"{_name(output_file)}: all {plural_cases(cases)} right")
 
 
 @main.command(short_help="Validate a contest input file.")
 @click.argument("input_file", metavar="INPUT", type=click.File("rb"))
 def validate(input_file: IO[bytes]) -> None:
     """Validate a contest INPUT file strictly (complete 20/17/17 deals, nothing else)."""
-    from solver.contest import open_input
     from solver.contest import validate as check_input
-    from solver.errors import LandlordError
 
-    try:
-        click.echo(check_input(open_input(input_file), _name(input_file)))
-    except LandlordError as e:
-        raise InputError(str(e)) from None
+    _compile_notice("contest")
+    click.echo(check_input(input_file, _name(input_file)))
+
+
+@main.command(short_help="The double-dummy table of deals: which seat wins as landlord.")
+@click.argument("targets", nargs=-1, required=True, metavar="DEAL-OR-FILE...")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    help="Processes searching seats in parallel (default: one per core).",
+)
+@_search_limits
+def analyze(
+    targets: tuple[str, ...],
+    as_json: bool,
+    workers: int | None,
+    time_limit: float | None,
+    max_memory: float,
+) -> None:
+    """For each deal, every seat as landlord: he takes the kitty and leads, the two seats
+    after him are the peasants, all hands open. Does he win? With a winning first move,
+    the nodes searched and the seconds taken: which seat should take the landlord.
+
+    A deal is written "S1=... S2=... S3=... KITTY=..." (17, 17, 17 and 3 cards, the
+    whole deck), or comes from a file of [[deal]] tables, as `landlord deal --format
+    deal` writes them.
+    """
+    from solver.deals import load_deals, parse_deal
+    from solver.errors import InputFileError
+
+    deals = []
+    for target in targets:
+        path = Path(target)
+        if "=" in target or not path.is_file():
+            deals.append(parse_deal(target))
+            continue
+        try:
+            raw = path.read_bytes()
+        except OSError as e:
+            raise InputError(f"{target}: cannot read: {e.strerror or e}") from None
+        for item in load_deals(raw, target):
+            if isinstance(item, InputFileError):
+                raise item
+            deals.append(item)
+    _compile_notice("search")
+    from solver.analyze import analyze as double_dummy
+    from solver.engines import pool_size
+
+    size, note = pool_size(workers, 3 * len(deals))
+    if note:
+        click.echo(note, err=True)
+    unknown = False
+    for result in double_dummy(deals, max_memory, time_limit, size):
+        unknown |= any(s.answer is None for s in result.seats)
+        if as_json:
+            click.echo(json.dumps(result.as_json()))
+            continue
+        shown = result.deal.describe()
+        click.echo(shown if result.deal.name == shown else f"{result.deal.name}: {shown}")
+        for s in result.seats:
+            verdict = {True: "wins", False: "loses", None: "unknown"}[s.answer]
+            move = f"  first move {s.move}" if s.move else ""
+            stopped = f"  (stopped by the {s.stopped_by})" if s.stopped_by else ""
+            click.echo(
+                f"  seat {s.seat} as landlord {verdict}{move}{stopped}  [{s.nodes:,} nodes]  "
+                f"({s.seconds:.2f} s)"
+            )
+    if unknown:
+        sys.exit(3)
 
 
 if __name__ == "__main__":

@@ -128,8 +128,10 @@ class Solver:
             solve_win(self._searcher, make_position([(1,) + EMPTY[1:], (0, 1) + EMPTY[2:]]))
 
     def solve(self, puzzle: Puzzle, question: str | None = None) -> Solution:
-        """Answer a validated puzzle's question (or ``question`` instead)."""
-        question = question or puzzle.question
+        """Answer a validated puzzle's question (or ``question`` instead, and then its
+        ``expect`` no longer applies)."""
+        puzzle = puzzle.asked(question)
+        question = puzzle.question
         self.prepare(question)
         start = time.perf_counter()
         result: SpringResult | WinResult

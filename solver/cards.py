@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .errors import CardError
+from .errors import CardError, quoted
 
 LETTERS = "3456789TJQKA2BR"
 NUM_RANKS = 15
@@ -49,7 +49,7 @@ def parse_hand(text: str) -> Hand:
         rank = _RANK_OF.get(c)
         if rank is None:
             raise CardError(
-                f"unknown card {c!r} in {text!r}: expected cards from {LETTERS} (or 10)"
+                f"unknown card {quoted(c)} in {quoted(text)}: expected cards from {LETTERS} (or 10)"
             )
         counts[rank] += 1
         i += 1

@@ -4,43 +4,79 @@ Input: the number of cases T, then three hands per case (landlord, peasant 1, pe
 separated by any whitespace, each hand a run of card letters in any order. Output: one
 line per case, ``Case k: Yes`` or ``Case k: No``, k counted from 1.
 
-Reading is a numba kernel over the raw bytes, so that a file of a hundred thousand deals
-costs milliseconds. The kernel stops at the first malformed hand and returns a status;
-this module turns that into a message naming the case, the line and the token.
+Reading is a numba kernel, a state machine over the raw bytes: the input is fed to it in
+fixed-size blocks, from a file or a pipe alike, and its state carries over from block to
+block, so memory stays flat however long the input is and a block may end anywhere (in
+T, inside a hand, inside a run of blanks). A file of a hundred thousand deals costs
+milliseconds. The kernel stops at the first malformed token with a status and the
+token's first bytes; this module turns that into a message naming the case, the line
+(counted as a text editor counts them: by newline characters) and the token.
 """
 
 from __future__ import annotations
 
 import io
-import mmap
-import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
 import numpy as np
 
 from .cards import LETTERS, NUM_RANKS, TEN
-from .errors import InputFileError, WholeFileError
+from .errors import InputFileError, WholeFileError, quoted
 from .jit import kernel
 from .rules import CLASSIC, RuleSet
-
-Buffer = bytes | mmap.mmap
 
 #: Hand sizes of a complete classic deal: the landlord holds the three extra cards.
 DEAL_SIZES = (20, 17, 17)
 
-OK, BAD_CARD, MISSING, TOO_MANY, OVERLAP = 0, 1, 2, 3, 4
-_TEN_1 = 100  # '1', which must be followed by '0'
+#: Cases read and solved at a time: memory stays flat however long the file is.
+CHUNK = 1 << 14
+#: Bytes read from the input at a time.
+BLOCK = 1 << 20
+#: Bytes of a token kept for messages.
+TOKEN_BYTES = 40
+#: The largest T read: more cases than any input can hold.
+MAX_DECLARED = 10**15
+
+# where the reader is (the state's PHASE)
+IN_COUNT, IN_CASES, IN_TRAILER, FINISHING_TOKEN, DONE = range(5)
+# what stopped it (the state's STATUS)
+OK, BAD_COUNT, BAD_CARD, TOO_MANY, OVERLAP, WRONG_SIZE, TRAILING = range(7)
+# the reader's state: one int64 row, carried from block to block
+(
+    PHASE,
+    STATUS,
+    DECLARED,  # T, as read so far
+    CASE,  # cases completed in the whole input
+    HAND,  # the hand being read in the current case (0 landlord, 1 and 2 peasants)
+    IN_TOKEN,
+    PENDING_ONE,  # the last byte of the token was a '1' (a '0' must follow: the ten)
+    LINE,  # the line of the next byte
+    TOKEN_LINE,  # the line where the current token starts
+    CASE_LINE,  # the line where the current case starts
+    LAST_LINE,  # the line of the last byte that was not whitespace
+    TOKEN_LEN,  # bytes of the current token read (the first TOKEN_BYTES are kept)
+    BAD_AT,  # where in the token the bad byte is
+    BAD_BYTE,  # the bad byte itself
+    BAD_RANK,  # the rank that is over the deck
+    TALLY,  # the cards of a hand of the wrong size, or of a rank over the deck
+    FILLED,  # cases written to the output array by this call
+    STATE_FIELDS,
+) = range(18)
+
+_ONE = 100  # '1', which must be followed by '0'
 _BAD = 255
+_NEWLINE, _ZERO, _NINE = 10, 48, 57
+_BOM = b"\xef\xbb\xbf"
 
 
 def _card_table() -> np.ndarray:
     table = np.full(256, _BAD, np.uint8)
     for r, c in enumerate(LETTERS):
         table[ord(c)] = table[ord(c.lower())] = r
-    table[ord("1")] = _TEN_1
+    table[ord("1")] = _ONE
     return table
 
 
@@ -53,47 +89,125 @@ def _is_space(b):
 
 
 @kernel
-def read_hands(buf, pos, table, deck, hands, starts, err):
-    """Read ``hands.shape[0]`` cases of three hands from ``buf[pos:]``.
-
-    ``starts[k, j]`` receives the offset of each hand's token. Returns the offset after
-    the last token read; on a malformed case ``err`` holds (status, case, hand, offset,
-    rank) and the cases before it are complete.
-    """
-    n = buf.shape[0]
-    err[0] = OK
-    for k in range(hands.shape[0]):
-        for j in range(3):
-            while pos < n and _is_space(buf[pos]):
-                pos += 1
-            starts[k, j] = pos
-            if pos == n:
-                err[0], err[1], err[2], err[3] = MISSING, k, j, pos
-                return pos
-            hand = hands[k, j]
-            hand[:] = 0
-            while pos < n and not _is_space(buf[pos]):
-                r = table[buf[pos]]
-                if r == _TEN_1 and pos + 1 < n and buf[pos + 1] == 48:  # "10" is the ten
-                    r = TEN
-                    pos += 1
-                elif r >= NUM_RANKS:
-                    err[0], err[1], err[2], err[3] = BAD_CARD, k, j, pos
-                    return pos
-                hand[r] += 1
-                if hand[r] > deck[r]:
-                    err[0], err[1], err[2], err[3], err[4] = TOO_MANY, k, j, starts[k, j], r
-                    return pos
-                pos += 1
+def _end_token(st, hands, deck, sizes):
+    """A hand's token has ended: check it, and close the case after its third hand."""
+    if st[PENDING_ONE]:  # a '1' alone
+        st[BAD_AT] = st[TOKEN_LEN] - 1
+        st[BAD_BYTE] = 49  # the '1'
+        st[STATUS], st[PHASE] = BAD_CARD, DONE
+        return
+    k = st[FILLED]
+    j = st[HAND]
+    if sizes[j]:
+        n = 0
         for r in range(NUM_RANKS):
-            if hands[k, 0, r] + hands[k, 1, r] + hands[k, 2, r] > deck[r]:
-                err[0], err[1], err[2], err[3], err[4] = OVERLAP, k, 0, starts[k, 0], r
-                return pos
-    return pos
+            n += hands[k, j, r]
+        if n != sizes[j]:
+            st[TALLY] = n
+            st[STATUS], st[PHASE] = WRONG_SIZE, DONE
+            return
+    if j < 2:
+        st[HAND] = j + 1
+        return
+    for r in range(NUM_RANKS):
+        total = hands[k, 0, r] + hands[k, 1, r] + hands[k, 2, r]
+        if total > deck[r]:
+            st[BAD_RANK] = r
+            st[TALLY] = total
+            st[STATUS], st[PHASE] = OVERLAP, DONE
+            return
+    st[HAND] = 0
+    st[FILLED] = k + 1
+    st[CASE] += 1
+    if st[CASE] == st[DECLARED]:
+        st[PHASE] = IN_TRAILER if sizes[0] else DONE
 
 
-#: Cases read and solved at a time: memory stays flat however long the file is.
-CHUNK = 1 << 14
+@kernel
+def read_block(block, st, token, hands, table, deck, sizes):
+    """Feed ``block`` to the reader whose state is ``st``; return the bytes consumed.
+
+    Complete cases go to ``hands[st[FILLED]:]``; the call returns early when ``hands`` is
+    full (before the next case's first byte) or when the reader is ``DONE``. ``token``
+    keeps the current token's first bytes. ``sizes`` holds the hand sizes a strict read
+    demands (zeros: any size, and the bytes after the last case are not read).
+    """
+    n = block.shape[0]
+    i = 0
+    while i < n:
+        phase = st[PHASE]
+        if phase == DONE:
+            return i
+        b = block[i]
+        space = _is_space(b)
+        if space:
+            if st[IN_TOKEN]:
+                st[IN_TOKEN] = 0
+                if phase == IN_COUNT:
+                    st[PHASE] = IN_CASES if st[DECLARED] else IN_TRAILER if sizes[0] else DONE
+                elif phase == IN_CASES:
+                    _end_token(st, hands, deck, sizes)
+                else:  # the end of a malformed token
+                    st[PHASE] = DONE
+                if st[PHASE] == DONE:
+                    return i
+            if b == _NEWLINE:
+                st[LINE] += 1
+            i += 1
+            continue
+        st[LAST_LINE] = st[LINE]
+        if not st[IN_TOKEN]:
+            if phase == IN_CASES and st[HAND] == 0 and st[FILLED] == hands.shape[0]:
+                return i  # the output is full: the next case waits for the next call
+            st[IN_TOKEN] = 1
+            st[TOKEN_LEN] = 0
+            st[TOKEN_LINE] = st[LINE]
+            if phase == IN_CASES:
+                if st[HAND] == 0:
+                    st[CASE_LINE] = st[LINE]
+                hands[st[FILLED], st[HAND], :] = 0
+            elif phase == IN_TRAILER:
+                st[STATUS], st[PHASE] = TRAILING, FINISHING_TOKEN
+                phase = FINISHING_TOKEN
+        at = st[TOKEN_LEN]
+        st[TOKEN_LEN] = at + 1
+        if at < TOKEN_BYTES:
+            token[at] = b
+        elif phase == FINISHING_TOKEN:  # enough of it is kept for the message
+            st[PHASE] = DONE
+            return i
+        i += 1
+        if phase == IN_COUNT:
+            if _ZERO <= b <= _NINE and st[DECLARED] <= MAX_DECLARED:
+                st[DECLARED] = 10 * st[DECLARED] + (b - _ZERO)
+            else:
+                st[STATUS], st[PHASE] = BAD_COUNT, FINISHING_TOKEN
+        elif phase == IN_CASES:
+            k = st[FILLED]
+            j = st[HAND]
+            if st[PENDING_ONE]:
+                st[PENDING_ONE] = 0
+                if b != _ZERO:
+                    st[BAD_AT] = at - 1
+                    st[BAD_BYTE] = 49  # the '1'
+                    st[STATUS], st[PHASE] = BAD_CARD, FINISHING_TOKEN
+                    continue
+                r = TEN
+            else:
+                r = table[b]
+                if r == _ONE:
+                    st[PENDING_ONE] = 1
+                    continue
+                if r >= NUM_RANKS:
+                    st[BAD_AT] = at
+                    st[BAD_BYTE] = b
+                    st[STATUS], st[PHASE] = BAD_CARD, FINISHING_TOKEN
+                    continue
+            hands[k, j, r] += 1
+            if hands[k, j, r] > deck[r]:
+                st[BAD_RANK] = r
+                st[STATUS], st[PHASE] = TOO_MANY, FINISHING_TOKEN
+    return i
 
 
 @dataclass
@@ -102,8 +216,6 @@ class ContestChunk:
 
     first: int  # index of the first case in the file (0-based)
     hands: np.ndarray  # (cases, 3, 15) rank counts
-    starts: np.ndarray  # (cases, 3) byte offset of each hand
-    end: int  # offset after the last hand read
     declared: int  # T, as the file states it
     error: InputFileError | None
 
@@ -111,133 +223,181 @@ class ContestChunk:
 _HAND_NAMES = ("landlord", "peasant 1", "peasant 2")
 
 
-def open_input(file: IO[bytes]) -> Buffer:
-    """The bytes of an input file: mapped when it is a regular file, else read."""
-    try:
-        if os.fstat(file.fileno()).st_size > 0:
-            return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError, io.UnsupportedOperation):
-        pass
-    return file.read()
+class _Reader:
+    """The reader's state and its input, fed to :func:`read_block` a block at a time."""
+
+    def __init__(self, file: IO[bytes] | bytes, source: str, rules: RuleSet, strict: bool):
+        self.file = io.BytesIO(file) if isinstance(file, bytes | bytearray) else file
+        self.source = source
+        self.rules = rules
+        self.st = np.zeros(STATE_FIELDS, np.int64)
+        self.st[LINE] = self.st[LAST_LINE] = 1
+        self.token = np.zeros(TOKEN_BYTES, np.uint8)
+        self.deck = np.array(rules.deck, np.int64)
+        self.sizes = np.array(DEAL_SIZES if strict else (0, 0, 0), np.int64)
+        self.block = np.zeros(0, np.uint8)
+        self.at = 0  # bytes of the block consumed
+        self.read = 0  # bytes of the input read
+        self.ended = False
+
+    def _refill(self) -> bool:
+        """The next block, or False past the end of the input. The end is fed as one
+        blank, which ends the last token as a blank would."""
+        if self.ended:
+            return False
+        data = self.file.read(BLOCK)
+        if not self.read and data.startswith(_BOM):  # as some editors write UTF-8
+            data = data[len(_BOM) :] or self.file.read(BLOCK)
+        self.read += len(data)
+        if not data:
+            self.ended = True
+            data = b" "
+        self.block = np.frombuffer(data, np.uint8)
+        self.at = 0
+        return True
+
+    def feed(self, hands: np.ndarray) -> None:
+        """Read into ``hands`` until it is full, the reader is done, or the input ends."""
+        st = self.st
+        st[FILLED] = 0
+        while st[PHASE] != DONE:
+            if self.at == len(self.block) and not self._refill():
+                return
+            self.at += read_block(
+                self.block[self.at :], st, self.token, hands, _CARDS, self.deck, self.sizes
+            )
+            if self.at < len(self.block) and st[PHASE] != DONE:
+                return  # ``hands`` is full
+
+    def count(self) -> int:
+        """T, read as far as needed; or WholeFileError."""
+        self.feed(np.zeros((0, 3, NUM_RANKS), np.int64))
+        st = self.st
+        if st[STATUS] == BAD_COUNT:
+            token = self._token()
+            if bytes(self.token[: min(int(st[TOKEN_LEN]), TOKEN_BYTES)]).isdigit():
+                raise WholeFileError(
+                    f"{self.source}, line {st[TOKEN_LINE]}: {token} cases: more than any "
+                    "input can hold"
+                )
+            raise WholeFileError(
+                f"{self.source}, line {st[TOKEN_LINE]}: expected the number of cases, got {token}"
+            )
+        if st[PHASE] == IN_COUNT:
+            empty = "blank" if self.read else "empty"
+            raise WholeFileError(
+                f"{self.source}: the file is {empty}: expected the number of cases"
+            )
+        return int(st[DECLARED])
+
+    def _token(self) -> str:
+        seen = int(self.st[TOKEN_LEN])
+        return quoted(bytes(self.token[: min(seen, TOKEN_BYTES)]), cut=seen > TOKEN_BYTES)
+
+    def error(self) -> InputFileError | None:
+        """The malformed token that stopped the reader, or the cases that are missing."""
+        st = self.st
+        status = int(st[STATUS])
+        declared = int(st[DECLARED])
+        if status == OK and st[CASE] == declared:
+            return None
+        case = int(st[CASE]) + 1
+        who = _HAND_NAMES[int(st[HAND])]
+        where = f"{self.source}, case {case}, line {st[TOKEN_LINE]}"
+        deck = self.rules.deck
+        rank = int(st[BAD_RANK])
+        if status == OK:
+            return InputFileError(
+                f"{self.source}, case {case}, line {st[LAST_LINE]}: the file ends before the "
+                f"{who}'s hand (the file declares {plural_cases(declared)})"
+            )
+        if status == BAD_CARD:
+            raw = bytes(self.token[: min(int(st[TOKEN_LEN]), TOKEN_BYTES)])
+            return InputFileError(
+                f"{where}: unknown card {_char_at(raw, int(st[BAD_AT]), int(st[BAD_BYTE]))} "
+                f"in the {who}'s hand {self._token()}: expected cards from {LETTERS} (or 10)"
+            )
+        if status == TOO_MANY:
+            return InputFileError(
+                f"{where}: the {who}'s hand {self._token()} holds more than "
+                f"{deck[rank]} x {LETTERS[rank]}"
+            )
+        if status == OVERLAP:
+            return InputFileError(
+                f"{self.source}, case {case}, line {st[CASE_LINE]}: the three hands hold "
+                f"{st[TALLY]} x {LETTERS[rank]}, more than the deck's {deck[rank]}"
+            )
+        if status == WRONG_SIZE:
+            return InputFileError(
+                f"{where}: the {who}'s hand {self._token()} has {st[TALLY]} cards, "
+                f"expected {DEAL_SIZES[int(st[HAND])]}"
+            )
+        return InputFileError(
+            f"{self.source}, line {st[TOKEN_LINE]}: unexpected {self._token()} after the "
+            f"{plural_cases(declared)} the file declares"
+        )
 
 
-def _line_of(data: Buffer, offset: int) -> int:
-    return data[:offset].count(b"\n") + 1
+def plural_cases(count: int) -> str:
+    """``1 case``, ``2 cases``."""
+    return f"{count} case{'s' * (count != 1)}"
 
 
-def _token_at(data: Buffer, offset: int) -> str:
-    m = re.match(rb"\S*", data[offset : offset + 64])
-    token = m.group(0) if m else b""
-    return token[:40].decode("utf-8", "backslashreplace")
+def _char_at(raw: bytes, at: int, byte: int) -> str:
+    """The character that starts at byte ``at`` of a token, quoted; a byte that starts no
+    character (or lies past the kept bytes) is shown as ``\\xff``."""
+    for width in (1, 2, 3, 4):
+        if at + width <= len(raw):
+            try:
+                return quoted(raw[at : at + width].decode("utf-8"))
+            except UnicodeDecodeError:
+                continue
+    return quoted(bytes([byte]))
 
 
-def declared_cases(data: Buffer, source: str) -> tuple[int, int]:
-    """T, the number of cases the file declares, and the offset after it."""
-    m = re.match(rb"\s*(\S+)", data[:4096])
-    if not m:
-        if data[:4096].strip():
-            raise WholeFileError(f"{source}, line 1: expected the number of cases")
-        raise WholeFileError(f"{source}: the file is empty: expected the number of cases")
-    try:
-        if not m.group(1).isdigit():
-            raise ValueError
-        declared = int(m.group(1).decode("ascii"))
-    except (UnicodeDecodeError, ValueError):
-        raise WholeFileError(
-            f"{source}, line {_line_of(data, m.start(1))}: expected the number of cases, "
-            f"got {_token_at(data, m.start(1))!r}"
-        ) from None
-    return declared, m.end(1)
+def declared_cases(file: IO[bytes] | bytes, source: str) -> int:
+    """T, the number of cases an input declares, read from the file's current position
+    (after any amount of whitespace); raise :class:`WholeFileError` when it has none."""
+    return _Reader(file, source, CLASSIC, strict=False).count()
 
 
 def contest_chunks(
-    data: Buffer, source: str, rules: RuleSet = CLASSIC, chunk: int = CHUNK
+    file: IO[bytes] | bytes,
+    source: str,
+    rules: RuleSet = CLASSIC,
+    chunk: int = CHUNK,
+    strict: bool = False,
 ) -> Iterator[ContestChunk]:
-    """Read a contest file's bytes a chunk of cases at a time.
+    """Read a contest input a chunk of cases at a time, from the file's current position.
 
     A malformed case ends the reading: its chunk carries ``error``, and the cases before
-    it are complete. A missing or unreadable T raises at once.
+    it are complete. A missing or unreadable T raises at once. ``strict`` also demands
+    complete 20/17/17 deals and nothing after the last case.
     """
-    declared, pos = declared_cases(data, source)
-    buf = np.frombuffer(data, np.uint8)
-    deck = np.array(rules.deck, np.int64)
-    table = _CARDS
-    err = np.zeros(5, np.int64)
+    reader = _Reader(file, source, rules, strict)
+    declared = reader.count()
+    if strict and reader.token[0] == _ZERO and reader.st[TOKEN_LEN] > 1:
+        raise WholeFileError(
+            f"{source}, line {reader.st[TOKEN_LINE]}: the number of cases {reader._token()} "
+            "has a leading zero"
+        )
     first = 0
     while True:
-        count = min(chunk, declared - first)
-        hands = np.zeros((count, 3, NUM_RANKS), np.int64)
-        starts = np.zeros((count, 3), np.int64)
-        pos = read_hands(buf, pos, table, deck, hands, starts, err)
-        status = int(err[0])
-        if status != OK:
-            case = int(err[1])
-            error = _read_error(data, source, declared, err, first, hands, starts, rules)
-            yield ContestChunk(first, hands[:case], starts[:case], pos, declared, error)
+        hands = np.zeros((max(min(chunk, declared - first), 0), 3, NUM_RANKS), np.int64)
+        reader.feed(hands)
+        filled = int(reader.st[FILLED])
+        if reader.st[PHASE] == DONE or reader.ended:
+            yield ContestChunk(first, hands[:filled], declared, reader.error())
             return
-        yield ContestChunk(first, hands, starts, pos, declared, None)
-        _release(data, pos)
-        first += count
-        if first >= declared:
-            return
+        yield ContestChunk(first, hands[:filled], declared, None)
+        first += filled
 
 
-def _release(data: Buffer, end: int) -> None:
-    """Drop the pages of a mapped file read up to ``end`` from memory (they are read back
-    if needed), so that resident memory stays flat however long the file is."""
-    if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
-        whole_pages = end - end % mmap.PAGESIZE
-        if whole_pages:
-            data.madvise(mmap.MADV_DONTNEED, 0, whole_pages)
-
-
-def _read_error(
-    data: Buffer,
-    source: str,
-    declared: int,
-    err: np.ndarray,
-    first: int,
-    hands: np.ndarray,
-    starts: np.ndarray,
-    rules: RuleSet,
-) -> InputFileError:
-    status, case, hand, offset, rank = (int(x) for x in err)
-    if status == MISSING:  # point at the last line with something on it
-        offset = max(len(data[:offset].rstrip()) - 1, 0)
-    where = f"{source}, case {first + case + 1}, line {_line_of(data, offset)}"
-    who = _HAND_NAMES[hand]
-    if status == MISSING:
-        return InputFileError(
-            f"{where}: the file ends before the {who}'s hand (the file declares {declared} cases)"
-        )
-    if status == BAD_CARD:
-        return InputFileError(
-            f"{where}: unknown card {_token_at(data, offset)[:1]!r} in the {who}'s hand "
-            f"{_token_at(data, int(starts[case, hand]))!r}: expected cards from {LETTERS}"
-        )
-    if status == TOO_MANY:
-        return InputFileError(
-            f"{where}: the {who}'s hand {_token_at(data, offset)!r} holds more than "
-            f"{rules.deck[rank]} x {LETTERS[rank]}"
-        )
-    total = int(hands[case, :, rank].sum())
-    return InputFileError(
-        f"{where}: the three hands hold {total} x {LETTERS[rank]}, "
-        f"more than the deck's {rules.deck[rank]}"
-    )
-
-
-def read_contest(data: Buffer, source: str, rules: RuleSet = CLASSIC) -> ContestChunk:
-    """Read a whole contest file at once (see :func:`contest_chunks`)."""
-    parts = list(contest_chunks(data, source, rules))
-    last = parts[-1]
+def read_contest(file: IO[bytes] | bytes, source: str, rules: RuleSet = CLASSIC) -> ContestChunk:
+    """Read a whole contest input at once (see :func:`contest_chunks`)."""
+    parts = list(contest_chunks(file, source, rules))
     return ContestChunk(
-        0,
-        np.concatenate([p.hands for p in parts]),
-        np.concatenate([p.starts for p in parts]),
-        last.end,
-        last.declared,
-        last.error,
+        0, np.concatenate([p.hands for p in parts]), parts[-1].declared, parts[-1].error
     )
 
 
@@ -248,68 +408,71 @@ def answer_lines(answers: np.ndarray, first: int = 1) -> str:
     )
 
 
-def validate(data: Buffer, source: str, rules: RuleSet = CLASSIC) -> str:
-    """Check a contest input file strictly; return a one-line summary or raise.
+def validate(file: IO[bytes] | bytes, source: str, rules: RuleSet = CLASSIC) -> str:
+    """Check a contest input strictly; return a one-line summary or raise.
 
     Strict means: T matches the cases, every case is a complete deal split
     landlord 20 / peasants 17 / 17, and nothing follows the last case.
     """
     # with these sizes and no rank beyond the deck (checked on reading), a deal is complete
-    end = 0
     declared = 0
-    for part in contest_chunks(data, source, rules):
+    for part in contest_chunks(file, source, rules, strict=True):
         if part.error:
             raise part.error
-        sizes = part.hands.sum(axis=2)
-        wrong = np.argwhere(sizes != np.array(DEAL_SIZES))
-        if len(wrong):
-            k, j = (int(x) for x in wrong[0])
-            start = int(part.starts[k, j])
-            raise InputFileError(
-                f"{source}, case {part.first + k + 1}, line {_line_of(data, start)}: the "
-                f"{_HAND_NAMES[j]}'s hand {_token_at(data, start)!r} has {sizes[k, j]} "
-                f"cards, expected {DEAL_SIZES[j]}"
-            )
-        end, declared = part.end, part.declared
-    trailing = re.search(rb"\S", data[end:])
-    if trailing:
-        offset = end + trailing.start()
-        raise InputFileError(
-            f"{source}, line {_line_of(data, offset)}: unexpected {_token_at(data, offset)!r} "
-            f"after the last of the {declared} cases"
-        )
-    return f"{source}: valid, {declared} cases, each a complete deal split 20/17/17"
+        declared = part.declared
+    return f"{source}: valid, {plural_cases(declared)}, each a complete deal split 20/17/17"
 
 
-_ANSWER = re.compile(r"Case (\d+): (Yes|No)")
+_ANSWER = re.compile(rb"Case ([0-9]+): (Yes|No)")
+_BLANKS = b" \t\r\n\v\f"
 
 
-def compare_output(expected: np.ndarray, text: str, source: str, limit: int = 10) -> list[str]:
-    """The differences between a contestant's output and the right answers, case by case.
+def _lines(output: IO[bytes]) -> Iterator[bytes]:
+    """A file's lines as a text editor counts them: split at newlines only (a form feed
+    or U+2028 inside a line stays in it), without the newline and a carriage return
+    before it."""
+    for raw in output:
+        yield raw.removesuffix(b"\n").removesuffix(b"\r")
 
-    Returns at most ``limit`` messages (an empty list means the output is right).
-    """
+
+def compare_output(
+    expected: Iterable[np.ndarray], output: IO[bytes], source: str, limit: int = 10
+) -> tuple[list[str], int]:
+    """The differences between a contestant's output and the right answers (given a
+    chunk at a time), case by case, read as a stream: at most ``limit`` messages (none:
+    the output is right), and the number of cases.
+
+    A line must be exactly ``Case k: Yes`` or ``Case k: No``, k in ASCII digits without
+    leading zeros; after the last case only blank lines may follow."""
     problems: list[str] = []
-    lines = text.splitlines()
-    for k, want in enumerate(expected.tolist(), 1):
-        if len(problems) >= limit:
-            break
-        right = f"{'Yes' if want else 'No'}"
-        if k > len(lines):
-            problems.append(f"Case {k}: expected {right}, got nothing (the output ends)")
-            continue
-        m = _ANSWER.fullmatch(lines[k - 1].rstrip("\r"))
-        if not m or int(m.group(1)) != k:
-            problems.append(
-                f"Case {k}: expected {f'Case {k}: {right}'!r}, "
-                f"got {lines[k - 1][:60]!r} ({source}, line {k})"
-            )
-        elif m.group(2) != right:
-            problems.append(f"Case {k}: expected {right}, got {m.group(2)}")
-    extra = [ln for ln in lines[len(expected) :] if ln.strip()]
-    if extra and len(problems) < limit:
-        problems.append(
-            f"{source}, line {len(expected) + 1}: unexpected {extra[0][:60]!r} "
-            f"after the last of the {len(expected)} cases"
-        )
-    return problems
+    lines = _lines(output)
+    k = 0
+    ended = False
+    for answers in expected:
+        for want in answers.tolist():
+            k += 1
+            if len(problems) >= limit:
+                continue
+            right = "Yes" if want else "No"
+            raw = None if ended else next(lines, None)
+            if raw is None:
+                ended = True
+                problems.append(f"Case {k}: expected {right}, got nothing (the output ends)")
+                continue
+            m = _ANSWER.fullmatch(raw)
+            if not m or m.group(1) != str(k).encode():
+                problems.append(
+                    f"Case {k}: expected 'Case {k}: {right}', got {quoted(raw[:60])} "
+                    f"({source}, line {k})"
+                )
+            elif m.group(2).decode() != right:
+                problems.append(f"Case {k}: expected {right}, got {m.group(2).decode()}")
+    if len(problems) < limit and not ended:
+        for at, raw in enumerate(lines, k + 1):
+            if raw.strip(_BLANKS):
+                problems.append(
+                    f"{source}, line {at}: unexpected {quoted(raw[:60])} "
+                    f"after the {plural_cases(k)} of the input"
+                )
+                break
+    return problems, k

@@ -9,9 +9,10 @@ keeps the win, the losing side its first legal move, until somebody is out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import format_hand, parse_hand
-from .errors import RuleError
+from .errors import LandlordError, RuleError, quoted
 from .movegen import Move
 from .rules import CLASSIC, RuleSet
 from .search import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, Searcher, SearchStats, make_position
@@ -100,6 +101,13 @@ def solve_win(
             v = searcher.value(child)
             follow = principal_line(searcher, child) if lines and v != UNKNOWN else []
             result.first_moves.append((Step(pos.to_move, m), v, follow))
+        if value == UNKNOWN:  # a limit stopped the root, yet its moves may settle it
+            values = [v for _, v, _ in result.first_moves]
+            mine = WIN if pos.to_move == 0 else LOSS
+            if mine in values:
+                result.value = mine
+            elif UNKNOWN not in values:
+                result.value = 1 - mine
     result.stats = searcher.stats
     return result
 
@@ -115,31 +123,36 @@ def parse_position(spec: str, rules: RuleSet = CLASSIC) -> Position:
                 f"position {spec!r}: unexpected {token!r}; expected L=, P1=, P2=, TO=, "
                 "TABLE=cards@player or BAN=kind,..."
             )
+        if key in fields:
+            raise RuleError(f"position {spec!r}: {key}= is given twice")
         fields[key] = value
     if "L" not in fields or "P1" not in fields:
         raise RuleError(f"position {spec!r}: needs at least L= and P1=")
-    hands = [parse_hand(fields["L"]), parse_hand(fields["P1"])]
-    if "P2" in fields:
-        hands.append(parse_hand(fields["P2"]))
-    if fields.get("BAN"):
-        rules = rules.with_bans(fields["BAN"].split(","))
-    to_move = player_index(fields.get("TO", "L"))
-    table = owner = None
-    if "TABLE" in fields:
-        cards, at, who = fields["TABLE"].partition("@")
-        if not at:
-            raise RuleError(f"position {spec!r}: TABLE needs its owner, as TABLE=55@P1")
-        table, owner = parse_hand(cards), player_index(who)
-    return make_position(hands, to_move, table, owner, rules)
+    try:
+        hands = [parse_hand(fields[key]) for key in ("L", "P1", "P2") if key in fields]
+        if fields.get("BAN"):
+            rules = rules.with_bans(fields["BAN"].split(","))
+        to_move = player_index(fields.get("TO", "L"), len(hands))
+        table = owner = None
+        if "TABLE" in fields:
+            cards, at, who = fields["TABLE"].partition("@")
+            if not at or not cards:
+                raise RuleError("TABLE needs the play and its owner, as TABLE=55@P1")
+            table, owner = parse_hand(cards), player_index(who, len(hands))
+        return make_position(hands, to_move, table, owner, rules)
+    except LandlordError as e:
+        raise RuleError(f"position {spec!r}: {e}") from None
 
 
-def player_index(name: str) -> int:
-    """A player named as L/P1/P2 or landlord/peasant1/peasant2."""
+def player_index(name: str, players: int = 3) -> int:
+    """A player named as L/P1/P2 or landlord/peasant1/peasant2, one of ``players``."""
     key = name.strip().lower()
-    for i, (short, full) in enumerate(zip(SHORT_NAMES, PLAYER_NAMES, strict=True)):
+    names = list(zip(SHORT_NAMES, PLAYER_NAMES, strict=True))[:players]
+    for i, (short, full) in enumerate(names):
         if key in (short.lower(), full):
             return i
-    raise RuleError(f"unknown player {name!r}: expected landlord, peasant1 or peasant2")
+    expected = ", ".join(short for short, _ in names)
+    raise RuleError(f"unknown player {quoted(name)}: expected one of {expected}")
 
 
 def side_wins(value: int, player: int) -> bool | None:
@@ -158,3 +171,26 @@ def describe(pos: Position) -> str:
     if pos.rules.bans:
         parts.append("BAN=" + ",".join(sorted(pos.rules.bans)))
     return " ".join(parts)
+
+
+def best_record(name: str, pos: Position, result: WinResult) -> dict[str, Any]:
+    """``landlord best --json``'s object for one position: every first move with its
+    outcome and the line after it. Each line is given whole (``"P1 pass"``, as first
+    written) and split into ``line_moves`` and ``line_players``, as ``solve`` writes it."""
+    return {
+        "name": name,
+        "position": describe(pos),
+        "answer": result.answer,
+        "moves": [
+            {
+                "move": step.text,
+                "wins": side_wins(v, pos.to_move),
+                "line": [str(x) for x in follow],
+                "line_moves": [x.text for x in follow],
+                "line_players": [PLAYER_NAMES[x.player] for x in follow],
+            }
+            for step, v, follow in result.first_moves or []
+        ],
+        "nodes": result.stats.nodes,
+        "seconds": round(result.stats.seconds, 6),
+    }

@@ -10,6 +10,17 @@ reports them in one line with exit code 1.
 """
 
 
+def quoted(text: str | bytes, cut: bool = False) -> str:
+    """Input quoted for a message, readable whatever it holds: a byte that is no text
+    (read from a file, or from a command line as Python hands it over) as ``\\xff``, a
+    control character escaped; ``cut`` marks text that went on."""
+    if isinstance(text, str):
+        text = text.encode("utf-8", "surrogateescape")
+    chars = text.decode("utf-8", "backslashreplace")
+    shown = "".join(c if c.isprintable() or c == "\\" else repr(c)[1:-1] for c in chars)
+    return f"'{shown}{'...' if cut else ''}'"
+
+
 class LandlordError(ValueError):
     """Base class for every input error the solver reports."""
 

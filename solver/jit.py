@@ -2,7 +2,9 @@
 
 Kernels are compiled with ``cache=True`` so that a second process starts in a fraction
 of a second. The cache goes to ``NUMBA_CACHE_DIR`` when set, else to a user cache
-directory, so that a read-only install still imports.
+directory. Where that folder cannot be written (a read-only install, an unwritable
+home), numba would refuse to define the kernels at all; they are then compiled in
+memory instead, every run, and ``CACHE_PROBLEM`` says why.
 
 Kernels never allocate: every array comes from the caller, who holds it for the call.
 So they are compiled without numba's reference counting (``_nrt=False``), which would
@@ -10,20 +12,46 @@ otherwise count each array in and out at every call of a kernel by another: abou
 fifth of the forced-win search's time. A kernel that allocated would fail to compile.
 """
 
+import importlib
 import os
+import tempfile
 from pathlib import Path
 
-if "NUMBA_CACHE_DIR" not in os.environ:
+if not os.environ.get("NUMBA_CACHE_DIR"):  # unset or empty
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     os.environ["NUMBA_CACHE_DIR"] = str(base / "landlord-solver" / "numba")
 
 import numba  # noqa: E402  (the cache location must be set first)
+from numba.core.registry import CPUDispatcher  # noqa: E402
+
+
+def _cache_problem(folder: str) -> str | None:
+    """Why compiled code cannot be cached in ``folder``, or None when it can."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        return f"cannot write the compiled-code cache {folder}: {e.strerror or e}"
+    return None
+
+
+#: Why kernels are compiled in memory rather than cached on disk (None: they are cached).
+CACHE_PROBLEM = _cache_problem(os.environ["NUMBA_CACHE_DIR"])
 
 #: Decorator for every kernel: nopython, cached on disk, no reference counting inside.
-kernel = numba.njit(cache=True, _nrt=False)
+kernel = numba.njit(cache=CACHE_PROBLEM is None, _nrt=False)
 
 
 def is_cached(module: str) -> bool:
-    """Whether compiled code for ``solver.<module>`` is already in the on-disk cache."""
-    root = Path(os.environ["NUMBA_CACHE_DIR"])
-    return root.is_dir() and any(root.rglob(f"{module}.*.nbi"))
+    """Whether compiled code for the kernels of ``solver.<module>`` is in the on-disk
+    cache (importing a module compiles nothing: kernels compile on their first call)."""
+    if CACHE_PROBLEM is not None:
+        return False
+    mod = importlib.import_module(f"solver.{module}")
+    kernels = [
+        k
+        for k in vars(mod).values()
+        if isinstance(k, CPUDispatcher) and k.py_func.__module__ == mod.__name__
+    ]
+    return any(os.path.exists(k._cache._cache_file._index_path) for k in kernels)

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,15 @@ class Puzzle:
         """Where the puzzle is written, for messages: file, line and name."""
         return f"{self.file}, line {self.line}, puzzle {self.name!r}"
 
+    def asked(self, question: str | None = None, bans: Iterable[str] = ()) -> Puzzle:
+        """The puzzle with another question or more bans; its ``expect`` is dropped when
+        either changes, since it answers only the question and rules it was written for."""
+        rules = self.rules.with_bans(bans)
+        question = question or self.question
+        if question == self.question and rules == self.rules:
+            return self
+        return replace(self, question=question, rules=rules, expect=None)
+
     def position(self) -> Position:
         """The position of a ``win`` question (validated when the puzzle was read)."""
         return make_position(
@@ -84,15 +93,20 @@ def load_file(path: Path) -> list[Puzzle | InputFileError]:
 def load_text(raw: bytes, source: str, stem: str = "puzzle") -> list[Puzzle | InputFileError]:
     """Parse a puzzle file's bytes (see :func:`load_file`)."""
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").removeprefix(
+            "\ufeff"
+        )  # a byte-order mark, as some editors write
     except UnicodeDecodeError as e:
-        return [WholeFileError(f"{source}: not a UTF-8 text file (byte {e.start})")]
+        line = raw[: e.start].count(b"\n") + 1
+        return [WholeFileError(f"{source}, line {line}: not UTF-8 text (byte {e.start + 1})")]
     if "\x00" in text:
         return [WholeFileError(f"{source}: not a text file (it holds NUL bytes)")]
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         return [WholeFileError(f"{source}: TOML syntax error: {e}")]
+    except RecursionError:
+        return [WholeFileError(f"{source}: TOML nested too deeply to be a puzzle file")]
     lines = text.splitlines()
     if "puzzle" in doc:
         tables = doc["puzzle"]
@@ -150,8 +164,8 @@ def _puzzle(
     for key in table:
         if key not in KEYS:
             raise fail(key, f"unknown key {key!r}: expected one of {', '.join(KEYS)}")
-    if not isinstance(name, str):
-        raise fail("name", f"'name' must be a string, got {name!r}")
+    if not isinstance(name, str) or not name.isprintable():
+        raise fail("name", f"'name' must be a string of printable characters, got {name!r}")
     question = table.get("question", "spring")
     if question not in QUESTIONS:
         raise fail(
@@ -184,8 +198,12 @@ def _puzzle(
     src = table.get("source")
     players = PLAYER_NAMES[: 1 + len(peasants)]
     to_move = _player(table.get("to_move", "landlord"), players, "to_move", fail)
+    if question == "spring" and to_move:
+        raise fail("to_move", "a spring starts with the landlord to move: 'to_move' is for win")
     play = by = None
     if "table" in table:
+        if question == "spring":
+            raise fail("table", "a spring starts from a free lead: 'table' is for win questions")
         spec = table["table"]
         if not isinstance(spec, dict) or set(spec) != {"play", "by"}:
             raise fail(

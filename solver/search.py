@@ -44,7 +44,12 @@ count every time. Limits (nodes, time, the size of the move stack) stop it with
 
 from __future__ import annotations
 
+import math
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numba
@@ -229,11 +234,41 @@ def _unpack(packed, counts):
         counts[r] = (packed >> (4 * r)) & 15
 
 
+#: Set by the search's Ctrl-C handler: a KeyboardInterrupt cannot cross a kernel, so
+#: the search stops at its next look at the clock and the interrupt is raised after it.
+_INTERRUPT = {"pressed": False}
+
+
+def _now() -> float:
+    """The time the search's deadline is read against: infinitely late after Ctrl-C."""
+    return math.inf if _INTERRUPT["pressed"] else time.perf_counter()
+
+
 @kernel
 def _deadline_passed(deadline):
     with numba.objmode(now="float64"):
-        now = time.perf_counter()
-    return now > deadline
+        now = _now()
+    return now >= deadline
+
+
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """Run a search with Ctrl-C recorded instead of raised inside the kernel (where it
+    would surface as a SystemError), then raise it as a KeyboardInterrupt."""
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    _INTERRUPT["pressed"] = False
+    signal.signal(signal.SIGINT, lambda signum, frame: _INTERRUPT.update(pressed=True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if _INTERRUPT["pressed"]:
+        _INTERRUPT["pressed"] = False
+        raise KeyboardInterrupt
 
 
 @kernel
@@ -815,18 +850,19 @@ class Searcher:
         h = [pack(x) for x in pos.hands] + [0] * (3 - pos.players)
         table = pos.table.meta if pos.table else 0
         owner = pos.owner if pos.owner is not None else 0
-        v = search_root(
-            h[0],
-            h[1],
-            h[2],
-            pos.to_move,
-            table,
-            owner,
-            pos.players,
-            pos.rules.array(),
-            *self.buffers.args(),
-            self._deadline,
-        )
+        with _interruptible():
+            v = search_root(
+                h[0],
+                h[1],
+                h[2],
+                pos.to_move,
+                table,
+                owner,
+                pos.players,
+                pos.rules.array(),
+                *self.buffers.args(),
+                self._deadline,
+            )
         self.stats.nodes += int(stats[S_NODES])
         self.stats.hits += int(stats[S_HITS])
         self.stats.seconds = time.perf_counter() - self._started

@@ -1,4 +1,5 @@
-"""Batch runs: answers, ids, resuming (after a SIGKILL too), workers, Dask, bad items."""
+"""Batch runs end to end: answers, ids, resuming (after a SIGKILL too), workers, Dask, bad
+items."""
 
 import json
 import os
@@ -21,6 +22,10 @@ from conftest import CASES
 
 from cli import main
 from solver import batch
+from solver.engines import _streamed, usable_cores
+from solver.errors import RunStopped
+from solver.progress import TimeHistogram
+from solver.resume import split_id
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMAND = [sys.executable, "-c", "from cli import main; main()", "batch"]
@@ -93,14 +98,19 @@ def test_puzzles_match_their_expected_answers(tmp_path):
     assert "0 mismatched" in result.stderr
 
 
+@pytest.mark.skipif(usable_cores() < 2, reason="a pool needs two cores")
 def test_workers_and_inline_agree(work):
+    copies = batch.TASK_CASES // 2000 + 1  # two tasks at least, so that both workers work
+    deals = (CASES / "random_2000.in").read_text().split(maxsplit=1)[1]
+    Path("many.in").write_text(f"{2000 * copies}\n" + deals * copies)
     for out, workers in (("1.jsonl", 1), ("2.jsonl", 2)):
-        result = run("batch", "random_2000.in", "--out", out, "--workers", workers)
+        result = run("batch", "many.in", "--out", out, "--workers", workers)
         assert result.exit_code == 0, result.output
+        assert f"{workers} worker" in result.stderr
     got = results(work / "2.jsonl")
     assert without_times(results(work / "1.jsonl")) == without_times(got)
-    answers = contest_answers("random_2000")
-    assert [got[f"random_2000.in#{k}"]["answer"] for k in range(1, 2001)] == answers
+    answers = contest_answers("random_2000") * copies
+    assert [got[f"many.in#{k}"]["answer"] for k in range(1, 2000 * copies + 1)] == answers
 
 
 def test_deal_output_on_stdin(work):
@@ -148,8 +158,8 @@ def test_ids_name_files_from_the_output_folder(work):
     got = results(work / "all.jsonl")  # every item once, though named three times
     cases = sum(len(f.read_text().splitlines()) for f in CASES.glob("*.ans"))
     assert len(got) == cases + 14 + 1 and "<stdin>#1" in got and "rules.toml#14" in got
-    assert batch.split_id("a#b.in#12") == ("a#b.in", 12)
-    assert batch.split_id("broken.in") == ("broken.in", 0)
+    assert split_id("a#b.in#12") == ("a#b.in", 12)
+    assert split_id("broken.in") == ("broken.in", 0)
 
 
 def test_resume_cuts_a_half_written_line_and_finishes(work):
@@ -204,6 +214,7 @@ def children(pid: int) -> list[int]:
     return out
 
 
+@pytest.mark.skipif(usable_cores() < 2, reason="a pool needs two cores")
 def test_sigkill_then_resume_answers_every_item_once(tmp_path):
     """Kill a parallel run mid-way with SIGKILL; the resumed run completes it exactly."""
     deals = (CASES / "yes_biased_500.in").read_text().split(maxsplit=1)[1]
@@ -286,7 +297,7 @@ def test_tasks_and_results_travel_by_pickle(shared_cases):
     def records(result: batch.TaskResult) -> list[dict]:
         return [
             {k: v for k, v in json.loads(line).items() if k != "seconds"}
-            for line in result.text.splitlines()
+            for line in result.data.splitlines()
         ]
 
     assert records(here) == records(there) and here.counts == there.counts
@@ -298,8 +309,8 @@ def test_a_failed_task_stops_the_run_without_writing_its_items():
     broken: Future = Future()
     broken.set_exception(ConnectionError("the scheduler went away"))
     task = batch.Task("x.in", np.arange(1, 3), np.zeros((2, 3, 15), np.uint8))
-    stream = batch._streamed(lambda t: broken, iter([task]), 4)
-    with pytest.raises(batch.RunStopped, match="ConnectionError: the scheduler went away"):
+    stream = _streamed(lambda t: broken, iter([task]), batch.Task, 4)
+    with pytest.raises(RunStopped, match="ConnectionError: the scheduler went away"):
         next(stream)
 
 
@@ -395,10 +406,21 @@ def test_limits_give_unknown_and_exit_3(work):
 def test_time_percentiles_are_within_one_percent():
     rng = np.random.default_rng(1)
     times = np.exp(rng.uniform(np.log(1e-6), np.log(10), 100_000))
-    hist = batch.TimeHistogram()
+    hist = TimeHistogram()
     for part in np.array_split(times, 7):
         hist.add(part)
     for q in (50, 90, 99):
         exact = np.percentile(times, q)
         assert abs(hist.percentile(q) / exact - 1) < 0.011
     assert hist.max == times.max()
+
+
+def test_a_puzzle_file_nested_too_deep_is_one_error_and_the_run_goes_on(work):
+    Path("deep.toml").write_text(f'landlord = "33"\npeasants = {"[" * 500}{"]" * 500}\n')
+    inputs = ("edge_cases.in", "deep.toml", "rules.toml")
+    result = run("batch", *inputs, "--out", "out.jsonl", "--workers", "1")
+    assert result.exit_code == 2, result.output
+    got = results(work / "out.jsonl")
+    assert "deep.toml" in got["deep.toml"]["error"]
+    assert len(got) == 1 + 16 + 14
+    assert all("answer" in r for item, r in got.items() if item != "deep.toml")

@@ -51,6 +51,7 @@ BAD_CONTEST = [
     ("", "empty", "number of cases"),
     ("x\n3 4 5\n", "line 1", "expected the number of cases, got 'x'"),
     ("\x00\x01\xff\n", "line 1", "expected the number of cases"),  # a binary file
+    ("1\n33\xff 4 5\n", "case 1, line 2", "unknown card '\\xff'"),  # the bad byte named
 ]
 
 
@@ -87,7 +88,7 @@ def deal_text(count=2, seed=7):
     "mutate, where, what",
     [
         (lambda t: t.replace("2\n", "3\n", 1), "case 3", "ends before"),  # T too large
-        (lambda t: t.replace("2\n", "1\n", 1), "line 5", "after the last of the 1 cases"),
+        (lambda t: t.replace("2\n", "1\n", 1), "line 5", "after the 1 case the file declares"),
         (lambda t: t + "junk\n", "line 8", "unexpected 'junk'"),
         (lambda t: _move_card(t), "case 1, line 2", "has 19 cards, expected 20"),
         (lambda t: _swap_card(t), "case 1, line 2", "the three hands hold 5 x"),
@@ -244,7 +245,7 @@ def test_solve_binary_file_and_the_rest_still_solved(tmp_path):
     (tmp_path / "b.toml").write_text(PUZZLE.format(expect="false"))
     result = run("solve", tmp_path)
     assert result.exit_code == 2
-    assert "not a UTF-8 text file" in result.stderr
+    assert "line 1: not UTF-8 text (byte 1)" in result.stderr
     assert "two low singles: spring? no" in result.stdout
 
 
@@ -297,9 +298,20 @@ def test_deal_stream_is_pinned():
         ("puzzle = []\n", "no puzzle in the file"),
         ('landlord = "3"\npeasants = ["4", "5"]\nbans = [["x"]]\n', "cannot ban ['x']"),
         (
-            'landlord = "3"\npeasants = ["4", "5"]\ntable = { play = "34", by = "peasant1" }\n',
+            'question = "win"\nlandlord = "3"\npeasants = ["4", "5"]\n'
+            'table = { play = "34", by = "peasant1" }\n',
             "not a legal combination",
         ),
+        (
+            'landlord = "3"\npeasants = ["4", "5"]\ntable = { play = "4", by = "peasant1" }\n',
+            "a spring starts from a free lead: 'table' is for win questions",
+        ),
+        (
+            'landlord = "3"\npeasants = ["4", "5"]\nto_move = "peasant1"\n',
+            "a spring starts with the landlord to move",
+        ),
+        ('\ufeff[[puzzle]]\nlandlord = "3"\npeasants = ["4"]\n', None),  # a byte-order mark
+        ('landlord = "3"\npeasants = ' + "[" * 500 + '"4"' + "]" * 500 + "\n", "nested too deep"),
     ],
 )
 def test_unusual_puzzle_files(tmp_path, text, what):
@@ -335,3 +347,21 @@ def test_out_of_range_options_and_impossible_input(args):
 def test_folders_without_puzzles(tmp_path):
     assert run("solve", tmp_path).exit_code == 2
     assert "no puzzle" in run("best", str(tmp_path)).stderr
+
+
+def test_a_negative_seed_is_refused():
+    result = run("deal", "--seed", -1)
+    assert result.exit_code == 2 and "--seed" in result.stderr
+
+
+def test_a_byte_that_is_no_text_on_the_command_line_is_named():
+    result = run("moves", "3\udcff")  # how Python hands over the byte 0xff of an argument
+    assert result.exit_code == 2
+    assert "unknown card '\\xff' in '3\\xff'" in result.stderr
+
+
+def test_a_puzzle_name_must_be_printable(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text('name = "a\\u001b[31mred"\nlandlord = "3"\npeasants = ["4"]\n')
+    result = run("solve", path)
+    assert result.exit_code == 2 and "printable characters" in result.stderr

@@ -27,7 +27,7 @@ def test_best_lists_the_published_winning_first_moves():
 def test_best_text_with_refutations():
     result = run("best", "L=792 P1=5J P2=34 TO=P1", "--lines")
     assert result.exit_code == 0
-    assert "P1 to move wins: 1 of 2 first moves win" in result.stdout
+    assert "P1 to move wins: 1 of 2 first moves wins" in result.stdout
     assert "J  loses   P2 pass  L 2" in result.stdout
 
 
@@ -134,8 +134,93 @@ def test_best_under_a_time_limit_says_unknown():
     assert "L to move unknown" in result.stdout and "unknown: a limit stopped" in result.stdout
 
 
-def test_play_ends_quietly_at_the_end_of_input(tmp_path):
+def test_play_says_when_the_input_ends_before_the_game(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text(P02)
     result = run("play", path, input="")
+    assert result.exit_code == 1
+    assert "the input ended before the game did" in result.stderr
+
+
+def test_best_counts_in_words():
+    result = run("best", "L=3 P1=4")
     assert result.exit_code == 0
+    assert "L to move wins: 1 of 1 first move wins" in result.stdout
+
+
+def test_a_position_names_each_hand_once():
+    result = run("best", "L=3 P1=4 L=5")
+    assert result.exit_code == 2
+    assert "L= is given twice" in result.stderr
+
+
+def test_best_json_keeps_the_line_and_splits_it():
+    rec = json.loads(run("best", "L=792 P1=5J P2=34 TO=P1", "--lines", "--json").stdout)
+    losing = next(m for m in rec["moves"] if m["move"] == "J")
+    assert losing["line"][:2] == ["P2 pass", "L 2"]  # the first form, for scripts that read it
+    assert losing["line_moves"][:2] == ["pass", "2"]
+    assert losing["line_players"][:2] == ["peasant2", "landlord"]
+    names = {"landlord": "L", "peasant1": "P1", "peasant2": "P2"}
+    pairs = zip(losing["line_players"], losing["line_moves"], strict=True)
+    split = [f"{names[p]} {m}" for p, m in pairs]
+    assert split == losing["line"]
+
+
+def test_play_explains_an_empty_line(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(P02)
+    result = run("play", path, input="\nquit\n")
+    assert result.exit_code == 0
+    assert "Type cards (as 33 or 3-3), pass, hint or quit." in result.stdout
+    assert "Not a legal combination" not in result.stdout
+
+
+def test_play_names_a_missing_puzzle(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(P02 + '\n[[puzzle]]\nname = "broken"\nlandlord = "X"\npeasants = ["4"]\n')
+    result = run("play", path, "--puzzle", "nope")
+    assert result.exit_code == 2
+    assert "no puzzle named 'nope' (it has 'P02'; 1 more could not be read)" in result.stderr
+    assert "unknown card" not in result.stderr  # the broken puzzle is not the one asked for
+
+
+def test_play_under_a_time_limit_that_stops_the_solver_exits_3(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(
+        'question = "win"\nlandlord = "3344556677899TTTJJQ2"\n'
+        'peasants = ["34578899QKKAAAA2B", "356TJQK"]\n'
+    )
+    result = run("play", path, "--as", "peasants", "--time-limit", "0.2", input="quit\n")
+    assert "the time limit stopped the search" in result.stdout
+    assert result.exit_code == 3
+
+
+def test_expect_is_checked_only_for_its_question_and_rules():
+    path = "puzzles/05-endgame-rules.toml"
+    spring = run("solve", path, "--json", "--question", "spring")
+    assert spring.exit_code == 0, spring.output
+    assert all("expect" not in json.loads(ln) for ln in spring.stdout.splitlines())
+    banned = run("solve", path, "--ban", "trio+single")
+    assert banned.exit_code == 0, banned.output
+    assert " 0 mismatched" in banned.stderr
+    own = run("solve", path, "--json")
+    assert own.exit_code == 0 and all("expect" in json.loads(ln) for ln in own.stdout.splitlines())
+
+
+def test_a_limit_that_stops_the_root_is_settled_by_its_moves():
+    result = run("best", "L=3 P1=4", "--time-limit", "1e-300")
+    assert "L to move wins: 1 of 1 first move wins" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "spec, what",
+    [
+        ("L=3 P1=4 TO=", "unknown player '': expected one of L, P1"),
+        ("L=3 P1=4 TABLE=@P1", "TABLE needs the play and its owner"),
+        ("L=35577TTQQ2 P1=9A TABLE=55@P2", "unknown player 'P2': expected one of L, P1"),
+    ],
+)
+def test_position_errors_name_the_field(spec, what):
+    result = run("best", spec)
+    assert result.exit_code == 2 and what in result.stderr
+    assert "no file" not in result.stderr

@@ -91,4 +91,4 @@ def test_same_answers_without_the_jit():
     assert result.stdout == (CASES / "edge_cases.ans").read_text()
     result = landlord("best", "L=792 P1=5J P2=34 TO=P1", env_extra=no_jit)
     assert result.returncode == 0, result.stderr
-    assert "P1 to move wins: 1 of 2 first moves win" in result.stdout
+    assert "P1 to move wins: 1 of 2 first moves wins" in result.stdout

@@ -5,7 +5,7 @@ import random
 
 import pytest
 import reference as ref
-from conftest import SHARED, random_split
+from conftest import PUBLISHED, random_split
 
 from solver.cards import format_hand, pack, parse_hand
 from solver.endgame import parse_position, solve_win
@@ -15,7 +15,7 @@ from solver.search import LOSS, UNKNOWN, WIN, Searcher, _table_key, make_positio
 
 
 def published():
-    for line in (SHARED / "endgames" / "published.txt").read_text().splitlines():
+    for line in PUBLISHED.read_text().splitlines():
         body = line.split("#")[0].split()
         fields = dict(kv.split("=") for kv in body)
         yield fields
@@ -233,10 +233,10 @@ def test_limits_give_unknown_not_a_wrong_answer():
     [
         ("L=3 P1=4 TABLE=34@P1", "not a legal combination"),
         ("L=3 P1=4 TABLE=5@L", "owns the table play and is also to move"),
-        ("L=3 P1=4 TABLE=5", "needs its owner"),
+        ("L=3 P1=4 TABLE=5", "needs the play and its owner"),
         ("L=3 P1=3333", "5 x 3"),
         ("L=3 P1=4 TABLE=3333@P1", "5 x 3"),
-        ("L=3 P1=4 TO=P2", "no peasant2"),
+        ("L=3 P1=4 TO=P2", "unknown player .P2.: expected one of L, P1"),
         ("L=3 P1=", "hand is empty"),
         ("L=3 Q=4", "unexpected 'Q=4'"),
     ],

@@ -1,0 +1,112 @@
+"""The double-dummy table of a deal: for each seat as landlord (he takes the kitty and
+leads; the two seats after him are peasant 1 and peasant 2), whether he wins with all
+hands open, with a winning first move, and what the answer cost.
+
+The three seats of a deal are independent questions, so they run in parallel: each
+worker process has its own search table, and results come back in the deals' order.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .deals import Deal
+from .endgame import solve_win
+from .search import DEFAULT_MEMORY_MB, Searcher, make_position
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's row: the forced-win answer (None when a limit stopped the search), a
+    winning first move when he wins, the nodes searched and the seconds taken."""
+
+    seat: int  # 1, 2 or 3
+    answer: bool | None
+    move: str | None
+    nodes: int
+    seconds: float
+    stopped_by: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "seat": self.seat,
+            "answer": self.answer,
+            "move": self.move,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+        if self.stopped_by:
+            out["stopped_by"] = self.stopped_by
+        return out
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """A deal's double-dummy table."""
+
+    deal: Deal
+    seats: tuple[SeatResult, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.deal.name,
+            "deal": self.deal.describe(),
+            "seats": [s.as_json() for s in self.seats],
+        }
+
+
+def analyze_seat(searcher: Searcher, deal: Deal, seat: int) -> SeatResult:
+    """Seat ``seat`` (1, 2 or 3) as landlord, leading: does he win?"""
+    start = time.perf_counter()
+    result = solve_win(searcher, make_position(deal.landlord_hands(seat - 1)))
+    move = result.line[0].text if result.answer and result.line else None
+    stats = result.stats
+    return SeatResult(
+        seat, result.answer, move, stats.nodes, time.perf_counter() - start, stats.aborted
+    )
+
+
+_worker: dict[str, Searcher] = {}
+
+
+def _start_worker(memory_mb: float, time_limit: float | None) -> None:
+    """Pool initializer: each worker's own table, made once."""
+    _worker["searcher"] = Searcher(memory_mb, time_limit)
+
+
+def _seat_task(deal: Deal, seat: int) -> SeatResult:
+    return analyze_seat(_worker["searcher"], deal, seat)
+
+
+def analyze(
+    deals: Iterable[Deal],
+    memory_mb: float = DEFAULT_MEMORY_MB,
+    time_limit: float | None = None,
+    workers: int = 1,
+) -> Iterator[DealResult]:
+    """The table of each deal, in order; with ``workers`` > 1 the seats of the deals run
+    in that many processes (each with a ``memory_mb`` table), a few deals ahead."""
+    searcher = Searcher(memory_mb if workers <= 1 else 1, time_limit)
+    solve_win(searcher, make_position([(1,) + (0,) * 14, (0, 1) + (0,) * 13]))  # loaded once
+    if workers <= 1:
+        for deal in deals:
+            yield DealResult(deal, tuple(analyze_seat(searcher, deal, s) for s in (1, 2, 3)))
+        return
+    import concurrent.futures as cf
+    import multiprocessing as mp
+
+    context = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    with cf.ProcessPoolExecutor(
+        workers, context, initializer=_start_worker, initargs=(memory_mb, time_limit)
+    ) as pool:
+        pending: list[tuple[Deal, list[cf.Future[SeatResult]]]] = []
+        for deal in deals:
+            pending.append((deal, [pool.submit(_seat_task, deal, s) for s in (1, 2, 3)]))
+            while len(pending) * 3 >= 2 * workers + 3:  # enough work in flight
+                done, futures = pending.pop(0)
+                yield DealResult(done, tuple(f.result() for f in futures))
+        for done, futures in pending:
+            yield DealResult(done, tuple(f.result() for f in futures))

@@ -1,0 +1,96 @@
+"""A puzzle played against the solver: its replies keep a won position won, hints list
+the moves that win, and a move that throws a win away is caught. The command line only
+does the talking."""
+
+from __future__ import annotations
+
+from .cards import format_hand, parse_hand
+from .endgame import SHORT_NAMES, keeping_move
+from .errors import LandlordError
+from .movegen import Move, readings
+from .search import UNKNOWN, WIN, Position, Searcher
+
+
+class IllegalMove(LandlordError):
+    """What a player typed is not a legal move here (the message says why)."""
+
+
+class Game:
+    """One game from a position: the human plays one side (``WIN``: the landlord,
+    ``LOSS``: the peasants), the solver the other. A time limit counts afresh for every
+    answer; ``stopped`` records whether one ever left an answer unknown."""
+
+    def __init__(self, searcher: Searcher, pos: Position, human: int) -> None:
+        self.searcher = searcher
+        self.pos = pos
+        self.human = human
+        self.stopped = False
+
+    @property
+    def over(self) -> bool:
+        return self.pos.winner is not None
+
+    @property
+    def human_won(self) -> bool:
+        return self.pos.winner == self.human
+
+    @property
+    def solvers_turn(self) -> bool:
+        return (self.pos.to_move == 0) != (self.human == WIN)
+
+    def state(self) -> str:
+        """The hands, and the play to beat."""
+        pos = self.pos
+        hands = "  ".join(f"{SHORT_NAMES[i]}: {format_hand(h)}" for i, h in enumerate(pos.hands))
+        table = f"  table: {pos.table} by {SHORT_NAMES[pos.owner]}" if pos.table else ""
+        return hands + table
+
+    def reply(self) -> tuple[Move | None, bool]:
+        """Make the solver's move (one that keeps its side winning, when there is one);
+        return it, and whether a limit left its choice unproved."""
+        self.searcher.start(self.pos.rules)
+        move, unknown = keeping_move(self.searcher, self.pos)
+        self.stopped |= unknown
+        self.pos = self.pos.after(move)
+        return move, unknown
+
+    def hint(self) -> tuple[list[Move | None], bool]:
+        """The human's winning moves, and whether a limit left some move unknown."""
+        self.searcher.start(self.pos.rules)
+        options = self.searcher.moves(self.pos)
+        values = [self.searcher.value(self.pos.after(m)) for m in options]
+        unknown = UNKNOWN in values
+        self.stopped |= unknown
+        return [m for m, v in zip(options, values, strict=True) if v == self.human], unknown
+
+    def parse(self, text: str) -> Move | None:
+        """The legal move ``text`` names (None: a pass), or :class:`IllegalMove`."""
+        options = self.searcher.moves(self.pos)
+        if text == "pass":
+            if None not in options:
+                raise IllegalMove("You cannot pass on a free lead.")
+            return None
+        if not text.strip():
+            raise IllegalMove("Type cards (as 33 or 3-3), pass, hint or quit.")
+        try:
+            cards = parse_hand(text)
+        except LandlordError as e:
+            raise IllegalMove(str(e)) from None
+        for m in options:
+            if m is not None and m.cards == cards:
+                return m
+        hand = self.pos.hands[self.pos.to_move]
+        if not readings(cards, self.pos.rules):
+            raise IllegalMove("Not a legal combination.")
+        if any(c > h for c, h in zip(cards, hand, strict=True)):
+            raise IllegalMove("You do not hold those cards.")
+        raise IllegalMove("That does not beat the table.")
+
+    def play(self, move: Move | None) -> bool:
+        """Make the human's move; return whether it threw away a won position."""
+        self.searcher.start(self.pos.rules)
+        before = self.searcher.value(self.pos)
+        after = self.searcher.value(self.pos.after(move))
+        self.stopped |= UNKNOWN in (before, after)
+        self.pos = self.pos.after(move)
+        return before == self.human and after not in (self.human, UNKNOWN)

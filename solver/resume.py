@@ -1,0 +1,264 @@
+"""The output file of a batch run: held by one run at a time, and read back by ``--resume``.
+
+A run locks its output (an exclusive ``flock``) from before it reads or empties it until
+it ends, so that a second run on the same file is refused instead of interleaving its
+lines with the first's. ``--resume`` reads the ids the file already answers and compacts
+it in place, through the locked descriptor (a rewrite into a new file would leave the
+lock on the old one): error lines go, so that their items are tried again (the input may
+have been fixed); so do a repeated id's later lines, blank lines, and a last line that a
+kill left half-written. Only a regular file is locked, read back or emptied: a device or
+a pipe as ``--out`` is just written to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import sys
+from array import array
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import numpy as np
+
+from .errors import InputFileError, OutputError
+
+if sys.platform != "win32":
+    import fcntl
+
+FLUSH = 1 << 20  # bytes of lines read between two writes of a compaction
+READ_BUFFER = 1 << 20
+_ID = re.compile(rb'\{"id": ("(?:[^"\\]|\\.)*")(, "error")?')
+
+
+def split_id(item: str) -> tuple[str, int]:
+    """An id as (source, number); a whole source's id (an unreadable file) has number 0."""
+    source, _, number = item.rpartition("#")
+    if source and number.isascii() and number.isdigit() and len(number) <= 18:
+        return source, int(number)
+    return item, 0
+
+
+class Finished:
+    """The item numbers of one source that an output file already holds (sorted)."""
+
+    def __init__(self, numbers: np.ndarray) -> None:
+        self.numbers = numbers
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def __contains__(self, number: int) -> bool:
+        return not self.todo(np.array([number], np.int64))[0]
+
+    def todo(self, numbers: np.ndarray) -> np.ndarray:
+        """A mask of the ``numbers`` still to solve."""
+        if not len(self.numbers):
+            return np.ones(len(numbers), np.bool_)
+        at = np.minimum(np.searchsorted(self.numbers, numbers), len(self.numbers) - 1)
+        return self.numbers[at] != numbers
+
+
+NOTHING = Finished(np.zeros(0, np.int64))
+
+
+@dataclass
+class Resumed:
+    """What ``--resume`` found in the output: the ids answered, by source, and the lines
+    it took out."""
+
+    finished: dict[str, Finished] = field(default_factory=dict)
+    errors: int = 0  # error lines, whose items are tried again
+    duplicates: int = 0  # later lines of an id already answered
+
+
+def is_regular(file: IO[bytes]) -> bool:
+    """Whether ``file`` is a regular file (not a device, a pipe or a terminal)."""
+    return stat.S_ISREG(os.fstat(file.fileno()).st_mode)
+
+
+def open_output(path: Path, name: str) -> IO[bytes]:
+    """``path`` opened for the results, at its end, and locked when it is a regular file
+    (created when missing; emptied only once the run starts: see :func:`empty`).
+
+    A file another run holds is refused (:class:`OutputError`, naming it ``name``); so
+    is one that cannot be opened (:class:`InputFileError`).
+    """
+    try:
+        regular = not path.exists() or path.is_file()  # links followed
+        flags = os.O_RDWR | os.O_CREAT if regular else os.O_WRONLY  # never truncated here
+        file = open(path, "r+b" if regular else "wb", opener=lambda p, _: os.open(p, flags, 0o666))
+    except OSError as e:
+        raise InputFileError(f"--out {name}: cannot write: {e.strerror or e}") from None
+    if is_regular(file):
+        try:
+            if sys.platform != "win32":
+                fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            file.close()
+            raise OutputError(
+                f"--out {name}: another landlord batch run is writing it; "
+                "wait for that run to end, or choose another --out"
+            ) from None
+        except OSError:  # a file system without locks: the run goes on unguarded
+            pass
+        file.seek(0, os.SEEK_END)
+    return file
+
+
+def empty(file: IO[bytes]) -> None:
+    """Empty the output for a fresh run (a regular file only: a device or a pipe is just
+    written to)."""
+    if is_regular(file):
+        file.truncate(0)
+        file.seek(0)
+
+
+def finished_items(file: IO[bytes], path: Path) -> Resumed:
+    """The ids already answered in the output ``file`` (named ``path`` in messages), by
+    source, for ``--resume``; the file is compacted in place and left at its end.
+
+    Any line that is neither a result nor blank is an error: the file is not this
+    command's output.
+    """
+    if not is_regular(file):
+        return Resumed()
+    fd = file.fileno()
+    try:
+        scan = _scan(fd, path)
+        kept = _compact(fd, _lines(fd), scan.keep, FLUSH) if scan.dropped else None
+        os.ftruncate(fd, scan.complete if kept is None else kept)
+        file.seek(0, os.SEEK_END)
+    except OSError as e:
+        raise InputFileError(f"{path}: cannot rewrite: {e.strerror or e}") from None
+    return scan.resumed
+
+
+@dataclass
+class _Scan:
+    """The first pass over an output file: which lines to keep, and what they answer."""
+
+    resumed: Resumed
+    keep: np.ndarray  # one flag per whole line
+    complete: int  # bytes in whole lines (a half-written last line follows)
+
+    @property
+    def dropped(self) -> int:
+        return len(self.keep) - int(self.keep.sum())
+
+
+def _scan(fd: int, path: Path) -> _Scan:
+    """Read the ids of every line; keep the first result line of each id."""
+    sources: dict[str, int] = {}
+    where, numbers, lines = array("q"), array("q"), array("q")  # per result line
+    count = complete = errors = 0
+    reader = open(fd, "rb", buffering=READ_BUFFER, closefd=False)
+    try:
+        reader.seek(0)
+        for count, line in enumerate(reader, 1):
+            if not line.endswith(b"\n"):  # cut off, if it is a result begun
+                if not line.startswith(b'{"id": '):
+                    raise InputFileError(
+                        f"{path}, line {count}: not a batch result, so there is nothing to resume"
+                    )
+                count -= 1
+                break
+            complete += len(line)
+            if not line.strip():
+                continue
+            try:
+                item, failed = _read_id(line)
+            except (ValueError, KeyError, TypeError):
+                item, failed = None, False
+            if not isinstance(item, str):
+                raise InputFileError(
+                    f'{path}, line {count}: not a batch result (a JSON object with an "id"), '
+                    "so there is nothing to resume"
+                )
+            if failed:
+                errors += 1
+                continue
+            source, number = split_id(item)
+            where.append(sources.setdefault(source, len(sources)))
+            numbers.append(number)
+            lines.append(count - 1)
+    except OSError as e:
+        raise InputFileError(f"{path}: cannot read: {e.strerror or e}") from None
+    finally:
+        reader.close()
+    src, num = np.frombuffer(where, np.int64), np.frombuffer(numbers, np.int64)
+    order = np.lexsort((num, src))  # by source, then number; a stable sort: first lines first
+    src, num = src[order], num[order]
+    first = np.ones(len(order), np.bool_)
+    first[1:] = (src[1:] != src[:-1]) | (num[1:] != num[:-1])
+    keep = np.zeros(count, np.bool_)
+    keep[np.frombuffer(lines, np.int64)[order[first]]] = True
+    bounds = np.searchsorted(src, np.arange(len(sources) + 1))
+    finished = {
+        s: Finished(num[bounds[k] : bounds[k + 1]][first[bounds[k] : bounds[k + 1]]])
+        for s, k in sources.items()
+    }
+    resumed = Resumed(finished, errors, len(order) - int(first.sum()))
+    return _Scan(resumed, keep, complete)
+
+
+def _read_id(line: bytes) -> tuple[object, bool]:
+    """A result line's id and whether it is an error line (the common form read fast)."""
+    m = _ID.match(line)
+    if m:
+        return json.loads(m.group(1)), bool(m.group(2))
+    record = json.loads(line)
+    return record["id"], "error" in record
+
+
+def _lines(fd: int) -> Iterator[bytes]:
+    """The whole lines of the file behind ``fd``, from its start."""
+    with open(fd, "rb", buffering=READ_BUFFER, closefd=False) as reader:
+        reader.seek(0)
+        for line in reader:
+            if not line.endswith(b"\n"):
+                return
+            yield line
+
+
+def _compact(fd: int, lines: Iterator[bytes], keep: np.ndarray, flush: int) -> int:
+    """Move the kept ``lines`` of the file behind ``fd`` forward over the others, in
+    place; return the length of what is kept (the caller truncates the rest).
+
+    Writes only ever land on lines already read, so memory stays flat: a flush at a
+    time. What a kill leaves is still an output that ``--resume`` reads: each flush first
+    writes the kept lines, then blanks the lines read since the last one (or does both
+    in one write where they meet), so the file always holds whole lines, the kept ones,
+    blank ones, and the rest as they were (a line moved but not yet blanked is a
+    repeated id, which the next resume drops).
+    """
+    moved = blanked = read = 0  # ends of: the lines moved, the blanks after them, the read
+    kept = bytearray()
+
+    def write() -> None:
+        nonlocal moved, blanked
+        end = moved + len(kept)
+        if end <= blanked:  # the kept lines land on blank lines only
+            os.pwrite(fd, kept, moved)
+            os.pwrite(fd, b"\n" * (read - blanked), blanked)
+        else:
+            os.pwrite(fd, kept + b"\n" * (read - end), moved)
+        moved, blanked = end, read
+        kept.clear()
+
+    for line, wanted in zip(lines, keep.tolist(), strict=True):
+        if wanted and moved == read:  # nothing dropped yet: the line stays where it is
+            moved = blanked = read = read + len(line)
+            continue
+        if wanted:
+            kept += line
+        read += len(line)
+        if read - blanked >= flush:
+            write()
+    if read > blanked:
+        write()
+    return moved

@@ -1,0 +1,166 @@
+"""The inputs of a batch run, and the ids that name their items.
+
+Every item has an id that names its source and its number there (``deals.in#12``, the
+12th case of a contest file; ``set.toml#3``, a puzzle file's third puzzle; ``<stdin>#5``),
+the same from run to run, so that a resumed run can tell what the output already holds.
+A source is read lazily where it can be: a contest file is only asked for its T here,
+and its cases are read when their turn comes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import IO
+
+from .contest import declared_cases
+from .errors import InputFileError, WholeFileError
+from .puzzles import Puzzle, load_file, load_text
+
+STDIN = "<stdin>"
+SNIFF = 1 << 16  # bytes read from a pipe at a time while looking for its first character
+_BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark, as some editors write
+
+
+@dataclass
+class Source:
+    """One input: a contest file (read when its turn comes), a puzzle file's puzzles,
+    or why it is unusable."""
+
+    name: str  # as ids spell it
+    path: str | None = None  # the file, as named
+    spool: IO[bytes] | None = None  # a contest input copied from a pipe
+    puzzles: list[Puzzle | InputFileError] | None = None
+    error: str | None = None
+    total: int = 1  # items in it: T for a contest file
+
+    @contextmanager
+    def contest(self) -> Iterator[IO[bytes]]:
+        """The contest input, open at its start, while the caller reads it."""
+        if self.spool is not None:
+            self.spool.seek(0)
+            yield self.spool
+            return
+        assert self.path is not None
+        with open(self.path, "rb") as file:
+            yield file
+
+
+def read_sources(inputs: list[str], stdin: IO[bytes], anchor: Path) -> list[Source]:
+    """The sources named: files, folders (their ``*.toml`` and ``*.in`` files), ``-``.
+
+    A ``.toml`` file is a puzzle file; any other file is a contest file. Standard input
+    and pipes hold either (``landlord deal`` writes both), told apart by their first
+    character; a contest input from a pipe is copied to a temporary file, so that memory
+    stays flat. Ids name files relative to ``anchor`` (see :func:`id_path`).
+    """
+    out: list[Source] = []
+    seen: set[str] = set()
+    for name in inputs:
+        if name == "-":
+            if STDIN not in seen:
+                seen.add(STDIN)
+                out.append(_piped(STDIN, stdin))
+            continue
+        try:
+            for f in _files(name):
+                item = id_path(f, anchor)
+                if item not in seen:  # named twice (or a file and its folder): solved once
+                    seen.add(item)
+                    out.append(_source(f, item))
+        except (OSError, RuntimeError) as e:  # a name too long, a loop of links
+            reason = getattr(e, "strerror", None) or e
+            raise InputFileError(f"{name}: cannot read: {reason}") from None
+    return out
+
+
+def _files(name: str) -> list[str]:
+    """The input files a name stands for: itself, or a folder's puzzle and contest files."""
+    if os.path.isdir(name):
+        found = sorted(
+            p for p in Path(name).rglob("*") if p.suffix in (".toml", ".in") and p.is_file()
+        )
+        if not found:
+            raise InputFileError(f"{name}: no puzzle (*.toml) or contest (*.in) file in it")
+        return [str(p) for p in found]
+    if os.path.exists(name):
+        return [name]
+    raise InputFileError(f"{name}: no such file or folder")
+
+
+def id_path(name: str, anchor: Path) -> str:
+    """A file as ids spell it: relative to ``anchor`` (the output file's folder) when
+    inside it, else absolute, links resolved; so that ``deals.in``, ``./deals.in`` and
+    its full path name the same items, whatever the working folder. A pipe keeps the
+    name it was given."""
+    if not os.path.isfile(name):
+        return name
+    full = Path(name).resolve()
+    try:
+        return str(full.relative_to(anchor.resolve()))
+    except ValueError:
+        return str(full)
+
+
+def _source(name: str, item: str) -> Source:
+    """A named input: a puzzle file, a contest file, or a pipe."""
+    if not os.path.isfile(name):
+        with open(name, "rb") as stream:
+            return _piped(item, stream)
+    if name.endswith(".toml"):
+        return replace(_puzzle_source(item, load_file(Path(name))), path=name)
+    try:
+        with open(name, "rb") as file:
+            declared = declared_cases(file, item)
+    except OSError as e:
+        return Source(item, error=f"{name}: cannot read: {e.strerror or e}")
+    except WholeFileError as e:
+        return Source(item, error=str(e))
+    return Source(item, path=name, total=declared)
+
+
+def _piped(item: str, stream: IO[bytes]) -> Source:
+    """An input read from a pipe: a contest input (a digit first, or nothing at all) or
+    a puzzle file. What is read while looking for the first character is spooled, so
+    that any amount of leading whitespace is fine."""
+    spool = tempfile.TemporaryFile()
+    block = stream.read(SNIFF)
+    spool.write(block)
+    first = block.removeprefix(_BOM).lstrip()[:1]
+    while block and not first:
+        block = stream.read(SNIFF)
+        spool.write(block)
+        first = block.lstrip()[:1]
+    if first and not first.isdigit():
+        spool.seek(0)
+        text = spool.read() + stream.read()
+        spool.close()
+        return _puzzle_source(item, load_text(text, item, "stdin"))
+    shutil.copyfileobj(stream, spool)
+    spool.seek(0)
+    try:
+        declared = declared_cases(spool, item)
+    except WholeFileError as e:
+        spool.close()
+        return Source(item, error=str(e))
+    return Source(item, spool=spool, total=declared)
+
+
+def _puzzle_source(item: str, puzzles: list[Puzzle | InputFileError]) -> Source:
+    if len(puzzles) == 1 and isinstance(puzzles[0], WholeFileError):
+        return Source(item, error=str(puzzles[0]))
+    return Source(item, puzzles=puzzles, total=len(puzzles))
+
+
+def refuse_overwrite(out: Path, sources: list[Source]) -> None:
+    """Refuse an output file that is also an input: writing it would destroy the input."""
+    if not out.exists():
+        return
+    for src in sources:
+        if src.path and os.path.exists(src.path) and os.path.samefile(out, src.path):
+            raise InputFileError(f"--out {out}: it is also an input ({src.path}); choose another")

@@ -1,0 +1,100 @@
+"""The double-dummy table of a deal: deals before the auction, and each seat's answer."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from solver.deals import iter_deals, iter_open_deals, load_deals, parse_deal
+from solver.endgame import solve_win
+from solver.search import WIN, Searcher, make_position
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_seat_one_of_a_deal_is_the_contest_deal():
+    for strength in (0.0, 0.3):
+        opened = [d.landlord_hands(0) for d in iter_open_deals(3, 40, strength)]
+        assert opened == [list(d) for d in iter_deals(3, 40, strength)]
+
+
+def test_deal_files_round_trip(tmp_path):
+    text = run("deal", "--seed", 4, "-n", 3, "--format", "deal").stdout
+    deals = load_deals(text.encode(), "d.toml")
+    assert [d.name for d in deals] == [f"seed 4 deal {k}" for k in (1, 2, 3)]
+    assert [d.line for d in deals] == [1, 6, 11]
+    assert [parse_deal(d.describe()).hands for d in deals] == [d.hands for d in deals]
+    made = list(iter_open_deals(4, 3))
+    assert [(d.hands, d.kitty) for d in deals] == [(d.hands, d.kitty) for d in made]
+
+
+@pytest.mark.parametrize(
+    "spec, what",
+    [
+        ("S1=3 S2=4 S3=5 KITTY=6", "S1 '3' has 1 card, expected 17"),
+        ("S1=3 S2=4 S3=5", "needs KITTY="),
+        ("S1=3 S1=4", "S1= is given twice"),
+        ("S4=3", "unexpected 'S4=3'"),
+    ],
+)
+def test_bad_deals_on_the_command_line(spec, what):
+    result = run("analyze", spec)
+    assert result.exit_code == 2 and what in result.stderr
+
+
+def test_a_deal_must_be_the_whole_deck():
+    deal = next(iter_open_deals(1, 1)).describe()
+    swapped = deal.replace("KITTY=", "KITTY=3", 1)[:-1]  # one card of the kitty made a 3
+    result = run("analyze", swapped)
+    assert result.exit_code == 2 and "a deal is the whole deck" in result.stderr
+
+
+def test_bad_deal_files(tmp_path):
+    path = tmp_path / "d.toml"
+    path.write_text('[[deal]]\nname = "x"\nhands = ["3", "4"]\nkitty = "5"\n')
+    result = run("analyze", path)
+    assert result.exit_code == 2
+    assert "line 1, deal 'x': 'hands' must list the three seats' hands" in result.stderr
+
+
+def test_the_table_of_a_deal(tmp_path):
+    """Seats of biased deals that are decided in a few thousand nodes; each answer is the
+    search's on the seat's own position, and seat 1's winning move keeps the win."""
+    path = tmp_path / "d.toml"
+    path.write_text(
+        run("deal", "--seed", 7, "-n", 12, "--strength", 0.6, "--format", "deal").stdout
+    )
+    deals = [d for d in load_deals(path.read_bytes(), str(path)) if d.name.endswith(" 10")]
+    spec = deals[0].describe()
+    result = run("analyze", spec, "--json", "--workers", 2)
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["name"] == spec and record["deal"] == spec
+    seats = record["seats"]
+    assert [s["seat"] for s in seats] == [1, 2, 3]
+    assert [s["answer"] for s in seats] == [True, False, False]
+    assert seats[1]["move"] is None and all(s["nodes"] > 0 for s in seats)
+    searcher = Searcher(16)
+    for s in seats:
+        pos = make_position(deals[0].landlord_hands(s["seat"] - 1))
+        assert solve_win(searcher, pos).answer == s["answer"]
+    lead = make_position(deals[0].landlord_hands(0))
+    first = next(m for m in searcher.moves(lead) if str(m) == seats[0]["move"])
+    searcher.start(lead.rules)
+    assert searcher.value(lead.after(first)) == WIN  # the move keeps the win
+    text = run("analyze", spec)
+    assert text.exit_code == 0
+    assert text.stdout.splitlines()[1].startswith(
+        f"  seat 1 as landlord wins  first move {seats[0]['move']}"
+    )
+
+
+def test_a_limit_leaves_a_seat_unknown():
+    deal = next(iter_open_deals(1, 1)).describe()
+    result = run("analyze", deal, "--time-limit", "0.2", "--workers", 1, "--json")
+    assert result.exit_code == 3
+    seats = json.loads(result.stdout)["seats"]
+    assert any(s["answer"] is None and s["stopped_by"] == "time limit" for s in seats)
