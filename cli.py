@@ -245,7 +245,8 @@ def solve(
 @click.option(
     "--workers",
     type=click.IntRange(min=1, max=4096),
-    help="Worker processes (default: one per core; 1 solves in this process).",
+    help="Worker processes (default and most: one per usable core, and no more than "
+    "the tasks; 1 solves in this process).",
 )
 @click.option(
     "--scheduler",
@@ -369,13 +370,6 @@ def batch(
         sys.exit(1)
     if counts["unknown"]:
         sys.exit(3)
-
-
-def _stdout() -> IO[str]:
-    """Standard output for ``with``, left open afterwards."""
-    import contextlib
-
-    return contextlib.nullcontext(sys.stdout)  # type: ignore[return-value]
 
 
 def _positions(target: str, bans: tuple[str, ...]) -> list[tuple[str, object]]:
@@ -755,7 +749,7 @@ def validate(input_file: IO[bytes]) -> None:
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
-    help="Processes searching seats in parallel (default: one per core).",
+    help="Processes searching seats in parallel (default and most: one per usable core).",
 )
 @_search_limits
 def analyze(

@@ -36,7 +36,7 @@ from .search import DEFAULT_MEMORY_MB
 from .sources import Source
 from .spring import spring_line, workspace
 
-TASK_CASES = 8192  # contest cases per task: about 40 ms of work
+TASK_CASES = 8192  # contest cases per task: about 45 ms of work, a short tail for a pool
 TASK_WEIGHT = 16  # a task holds up to 16 spring puzzles, or a single win puzzle
 ANSWER_NAMES = {True: "yes", False: "no", None: "unknown"}
 

@@ -72,7 +72,7 @@ class Resumed:
     it took out."""
 
     finished: dict[str, Finished] = field(default_factory=dict)
-    errors: int = 0  # error lines, whose items are tried again
+    errors: int = 0  # items with an error line and no result, tried again
     duplicates: int = 0  # later lines of an id already answered
 
 
@@ -152,67 +152,72 @@ class _Scan:
 
 
 def _scan(fd: int, path: Path) -> _Scan:
-    """Read the ids of every line; keep the first result line of each id."""
+    """Read the id of every line; keep the first result line of each id."""
     sources: dict[str, int] = {}
-    where, numbers, lines = array("q"), array("q"), array("q")  # per result line
-    count = complete = errors = 0
-    reader = open(fd, "rb", buffering=READ_BUFFER, closefd=False)
+    where, numbers = array("i"), array("q")  # per result line: its source, its number
+    failed_where, failed_numbers = array("i"), array("q")  # the same per error line
+    results = bytearray()  # per whole line: 1 for a result line, 0 for a blank or error one
+    complete = 0
     try:
-        reader.seek(0)
-        for count, line in enumerate(reader, 1):
-            if not line.endswith(b"\n"):  # cut off, if it is a result begun
-                if not line.startswith(b'{"id": '):
-                    raise InputFileError(
-                        f"{path}, line {count}: not a batch result, so there is nothing to resume"
-                    )
-                count -= 1
-                break
-            complete += len(line)
-            if not line.strip():
-                continue
-            try:
+        with open(fd, "rb", buffering=READ_BUFFER, closefd=False) as reader:
+            reader.seek(0)
+            for count, line in enumerate(reader, 1):
+                if not line.endswith(b"\n"):  # cut off, if it is a result begun
+                    if not line.startswith(b'{"id": '):
+                        raise InputFileError(
+                            f"{path}, line {count}: not a batch result, so there is nothing "
+                            "to resume"
+                        )
+                    break
+                complete += len(line)
+                if not line.strip():
+                    results.append(False)  # dropped
+                    continue
                 item, failed = _read_id(line)
-            except (ValueError, KeyError, TypeError):
-                item, failed = None, False
-            if not isinstance(item, str):
-                raise InputFileError(
-                    f'{path}, line {count}: not a batch result (a JSON object with an "id"), '
-                    "so there is nothing to resume"
-                )
-            if failed:
-                errors += 1
-                continue
-            source, number = split_id(item)
-            where.append(sources.setdefault(source, len(sources)))
-            numbers.append(number)
-            lines.append(count - 1)
+                if not isinstance(item, str):
+                    raise InputFileError(
+                        f"{path}, line {count}: not a batch result (a JSON object with an "
+                        '"id"), so there is nothing to resume'
+                    )
+                results.append(not failed)
+                source, number = split_id(item)
+                (failed_where if failed else where).append(sources.setdefault(source, len(sources)))
+                (failed_numbers if failed else numbers).append(number)
     except OSError as e:
         raise InputFileError(f"{path}: cannot read: {e.strerror or e}") from None
-    finally:
-        reader.close()
-    src, num = np.frombuffer(where, np.int64), np.frombuffer(numbers, np.int64)
+    src, num = np.frombuffer(where, np.int32), np.frombuffer(numbers, np.int64)
     order = np.lexsort((num, src))  # by source, then number; a stable sort: first lines first
     src, num = src[order], num[order]
     first = np.ones(len(order), np.bool_)
     first[1:] = (src[1:] != src[:-1]) | (num[1:] != num[:-1])
-    keep = np.zeros(count, np.bool_)
-    keep[np.frombuffer(lines, np.int64)[order[first]]] = True
+    in_file_order = np.empty_like(first)
+    in_file_order[order] = first
+    is_result = np.frombuffer(results, np.bool_)
+    keep = is_result.copy()
+    keep[is_result] = in_file_order
     bounds = np.searchsorted(src, np.arange(len(sources) + 1))
-    finished = {
-        s: Finished(num[bounds[k] : bounds[k + 1]][first[bounds[k] : bounds[k + 1]]])
-        for s, k in sources.items()
-    }
-    resumed = Resumed(finished, errors, len(order) - int(first.sum()))
+    done = [Finished(num[a:b][first[a:b]]) for a, b in zip(bounds, bounds[1:], strict=False)]
+    failed = np.unique(
+        np.stack([np.frombuffer(failed_where, np.int32), np.frombuffer(failed_numbers, np.int64)]),
+        axis=1,
+    )
+    retried = sum(int(done[k].todo(failed[1][failed[0] == k]).sum()) for k in np.unique(failed[0]))
+    finished = {s: done[k] for s, k in sources.items() if len(done[k])}
+    resumed = Resumed(finished, retried, len(order) - int(first.sum()))
     return _Scan(resumed, keep, complete)
 
 
 def _read_id(line: bytes) -> tuple[object, bool]:
-    """A result line's id and whether it is an error line (the common form read fast)."""
+    """A result line's id (None when the line is none) and whether it is an error line
+    (the common form read fast)."""
     m = _ID.match(line)
-    if m:
-        return json.loads(m.group(1)), bool(m.group(2))
-    record = json.loads(line)
-    return record["id"], "error" in record
+    try:
+        if m:
+            return json.loads(m.group(1)), bool(m.group(2))
+        record = json.loads(line)
+        return record["id"], "error" in record
+    except (ValueError, KeyError, TypeError):
+        return None, False
 
 
 def _lines(fd: int) -> Iterator[bytes]:

@@ -48,9 +48,10 @@ def test_a_fifo_as_out_is_written_to(work):
     try:
         result = run("batch", "two.in", "--out", "out.fifo", "--workers", "1")
     finally:
+        reader.join(timeout=10)
         if reader.is_alive():  # the run never opened the pipe: let the reader go
             os.close(os.open("out.fifo", os.O_WRONLY | os.O_NONBLOCK))
-        reader.join(timeout=60)
+            reader.join()
     assert result.exit_code == 0, result.output
     assert [json.loads(line)["id"] for line in got[0].splitlines()] == ["two.in#1", "two.in#2"]
 
@@ -89,6 +90,8 @@ def test_a_second_run_on_the_same_output_is_refused(tmp_path):
             time.sleep(0.002)
         first.send_signal(signal.SIGSTOP)
         assert first.poll() is None, "the first run ended before it could be stopped"
+        while Path(f"/proc/{first.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T":
+            time.sleep(0.001)  # stopped only once its write in progress is done
         held = out.read_bytes()
         for extra in ([], ["--resume"]):
             second = subprocess.run(
@@ -147,12 +150,13 @@ def mixed_output(tmp_path: Path) -> tuple[Path, bytes]:
         line = json.dumps({"id": f"a.in#{k}", "answer": k % 2 == 0, "pad": "x" * k})
         kept.append(line.encode() + b"\n")
         text.append(kept[-1])
-        if k % 3 == 0:
-            text.append(json.dumps({"id": f"a.in#{k + 1}", "error": "bad"}).encode() + b"\n")
+        if k % 3 == 0:  # 13 items that failed, and have no result
+            text.append(json.dumps({"id": f"a.in#{100 + k}", "error": "bad"}).encode() + b"\n")
         if k % 4 == 0:
             text.append(json.dumps({"id": f"a.in#{k // 2}", "answer": None}).encode() + b"\n")
         if k % 7 == 0:
             text.append(b"\n")
+    text.append(b'{"id": "a.in#1", "error": "bad"}\n')  # failed, yet it has a result
     path = tmp_path / "out.jsonl"
     path.write_bytes(b"".join(text))
     return path, b"".join(kept)
