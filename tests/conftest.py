@@ -45,3 +45,10 @@ def shared_cases():
         answers = [ln.endswith("Yes") for ln in (CASES / f"{name}.ans").read_text().splitlines()]
         out[name] = (read.hands, answers)
     return out
+
+
+@pytest.fixture()
+def in_tmp(tmp_path, monkeypatch):
+    """A test's own empty working folder."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

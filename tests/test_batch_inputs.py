@@ -2,25 +2,14 @@
 whitespace, in files and pipes alike."""
 
 import json
-import os
 from pathlib import Path
 
-import pytest
 from test_batch import run
-
-
-@pytest.fixture()
-def work(tmp_path):
-    here = os.getcwd()
-    os.chdir(tmp_path)
-    yield tmp_path
-    os.chdir(here)
-
 
 BLANKS = " \n\t" * 40_000  # 120,000 bytes: many a read's worth
 
 
-def test_a_pipe_may_start_with_any_amount_of_whitespace(work):
+def test_a_pipe_may_start_with_any_amount_of_whitespace(in_tmp):
     result = run("batch", "-", "--workers", "1", input=BLANKS + "1\n3\n4\n5\n")
     assert result.exit_code == 0, result.output
     assert [json.loads(line)["id"] for line in result.stdout.splitlines()] == ["<stdin>#1"]
@@ -30,14 +19,14 @@ def test_a_pipe_may_start_with_any_amount_of_whitespace(work):
     assert json.loads(result.stdout)["answer"] is True
 
 
-def test_a_blank_pipe_is_one_error(work):
+def test_a_blank_pipe_is_one_error(in_tmp):
     result = run("batch", "-", "--workers", "1", input=BLANKS)
     assert result.exit_code == 2
     record = json.loads(result.stdout)
     assert record["id"] == "<stdin>" and "expected the number of cases" in record["error"]
 
 
-def test_a_contest_file_may_declare_its_cases_after_any_whitespace(work):
+def test_a_contest_file_may_declare_its_cases_after_any_whitespace(in_tmp):
     Path("late.in").write_text(BLANKS + "2\n3\n4\n5\n33\n44\n55\n")
     result = run("batch", "late.in", "--workers", "1")
     assert result.exit_code == 0, result.output

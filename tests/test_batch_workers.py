@@ -1,29 +1,19 @@
 """The size of a batch run's pool: no more workers than tasks, nor than usable cores."""
 
-import os
 import re
 from pathlib import Path
 
-import pytest
 from test_batch import run
 
 from solver.batch import TASK_CASES
 from solver.engines import pool_size, usable_cores
 
 
-@pytest.fixture()
-def work(tmp_path):
-    here = os.getcwd()
-    os.chdir(tmp_path)
-    yield tmp_path
-    os.chdir(here)
-
-
 def workers_used(stderr: str) -> int:
     return int(re.search(r"items/s, (\d+) workers?\)", stderr).group(1))
 
 
-def test_no_more_workers_than_tasks(work):
+def test_no_more_workers_than_tasks(in_tmp):
     Path("two.in").write_text("2\n3\n4\n5\n33\n44\n55\n")
     result = run("batch", "two.in", "--workers", "3")
     assert result.exit_code == 0, result.output
@@ -31,7 +21,7 @@ def test_no_more_workers_than_tasks(work):
     assert workers_used(result.stderr) == 1
 
 
-def test_no_more_workers_than_usable_cores(work):
+def test_no_more_workers_than_usable_cores(in_tmp):
     cases = 3 * TASK_CASES  # three tasks of tiny deals
     Path("many.in").write_text(f"{cases}\n" + "3 4 5\n" * cases)
     result = run("batch", "many.in", "--workers", "64")
