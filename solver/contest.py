@@ -274,7 +274,7 @@ class _Reader:
         self.feed(np.zeros((0, 3, NUM_RANKS), np.int64))
         st = self.st
         if st[STATUS] == BAD_COUNT:
-            token = self._token()
+            token = self.token_text()
             if bytes(self.token[: min(int(st[TOKEN_LEN]), TOKEN_BYTES)]).isdigit():
                 raise WholeFileError(
                     f"{self.source}, line {st[TOKEN_LINE]}: {token} cases: more than any "
@@ -290,7 +290,7 @@ class _Reader:
             )
         return int(st[DECLARED])
 
-    def _token(self) -> str:
+    def token_text(self) -> str:
         seen = int(self.st[TOKEN_LEN])
         return quoted(bytes(self.token[: min(seen, TOKEN_BYTES)]), cut=seen > TOKEN_BYTES)
 
@@ -315,11 +315,11 @@ class _Reader:
             raw = bytes(self.token[: min(int(st[TOKEN_LEN]), TOKEN_BYTES)])
             return InputFileError(
                 f"{where}: unknown card {_char_at(raw, int(st[BAD_AT]), int(st[BAD_BYTE]))} "
-                f"in the {who}'s hand {self._token()}: expected cards from {LETTERS} (or 10)"
+                f"in the {who}'s hand {self.token_text()}: expected cards from {LETTERS} (or 10)"
             )
         if status == TOO_MANY:
             return InputFileError(
-                f"{where}: the {who}'s hand {self._token()} holds more than "
+                f"{where}: the {who}'s hand {self.token_text()} holds more than "
                 f"{deck[rank]} x {LETTERS[rank]}"
             )
         if status == OVERLAP:
@@ -329,11 +329,11 @@ class _Reader:
             )
         if status == WRONG_SIZE:
             return InputFileError(
-                f"{where}: the {who}'s hand {self._token()} has {st[TALLY]} cards, "
+                f"{where}: the {who}'s hand {self.token_text()} has {st[TALLY]} cards, "
                 f"expected {DEAL_SIZES[int(st[HAND])]}"
             )
         return InputFileError(
-            f"{self.source}, line {st[TOKEN_LINE]}: unexpected {self._token()} after the "
+            f"{self.source}, line {st[TOKEN_LINE]}: unexpected {self.token_text()} after the "
             f"{plural_cases(declared)} the file declares"
         )
 
@@ -378,7 +378,7 @@ def contest_chunks(
     declared = reader.count()
     if strict and reader.token[0] == _ZERO and reader.st[TOKEN_LEN] > 1:
         raise WholeFileError(
-            f"{source}, line {reader.st[TOKEN_LINE]}: the number of cases {reader._token()} "
+            f"{source}, line {reader.st[TOKEN_LINE]}: the number of cases {reader.token_text()} "
             "has a leading zero"
         )
     first = 0
