@@ -15,13 +15,13 @@ from __future__ import annotations
 import json
 import math
 import random
-import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from .cards import CLASSIC_DECK, LETTERS, NUM_RANKS, Hand, format_hand, parse_hand
 from .contest import DEAL_SIZES
 from .errors import CardError, InputFileError, WholeFileError, quoted
+from .tomlfile import read_toml
 
 #: The classic deck, one entry (a rank) a card: what is shuffled.
 DECK = [r for r, n in enumerate(CLASSIC_DECK) for _ in range(n)]
@@ -160,15 +160,9 @@ def load_deals(raw: bytes, source: str) -> list[Deal | InputFileError]:
     """Every deal of a file of ``[[deal]]`` tables, or the error that spoils it; one bad
     deal spoils only itself."""
     try:
-        text = raw.decode("utf-8").removeprefix("\ufeff")
-        doc = tomllib.loads(text)
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        return [WholeFileError(f"{source}, line {line}: not UTF-8 text (byte {e.start + 1})")]
-    except tomllib.TOMLDecodeError as e:
-        return [WholeFileError(f"{source}: TOML syntax error: {e}")]
-    except RecursionError:
-        return [WholeFileError(f"{source}: TOML nested too deeply to be a deal file")]
+        doc, text = read_toml(raw, source, "deal file")
+    except WholeFileError as e:
+        return [e]
     tables = doc.get("deal")
     if not isinstance(tables, list) or not tables or not all(isinstance(t, dict) for t in tables):
         return [WholeFileError(f"{source}: expected [[deal]] tables")]

@@ -19,7 +19,6 @@ the line and the puzzle.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -29,6 +28,7 @@ from .cards import Hand, check_disjoint, check_hand, format_hand, parse_hand
 from .errors import InputFileError, LandlordError, WholeFileError
 from .rules import CLASSIC, RuleSet
 from .search import PLAYER_NAMES, Position, make_position
+from .tomlfile import read_toml
 
 QUESTIONS = ("spring", "win")
 KEYS = ("name", "question", "landlord", "peasants", "expect", "source", "bans", "to_move", "table")
@@ -93,20 +93,9 @@ def load_file(path: Path) -> list[Puzzle | InputFileError]:
 def load_text(raw: bytes, source: str, stem: str = "puzzle") -> list[Puzzle | InputFileError]:
     """Parse a puzzle file's bytes (see :func:`load_file`)."""
     try:
-        text = raw.decode("utf-8").removeprefix(
-            "\ufeff"
-        )  # a byte-order mark, as some editors write
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        return [WholeFileError(f"{source}, line {line}: not UTF-8 text (byte {e.start + 1})")]
-    if "\x00" in text:
-        return [WholeFileError(f"{source}: not a text file (it holds NUL bytes)")]
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        return [WholeFileError(f"{source}: TOML syntax error: {e}")]
-    except RecursionError:
-        return [WholeFileError(f"{source}: TOML nested too deeply to be a puzzle file")]
+        doc, text = read_toml(raw, source, "puzzle file")
+    except WholeFileError as e:
+        return [e]
     lines = text.splitlines()
     if "puzzle" in doc:
         tables = doc["puzzle"]
