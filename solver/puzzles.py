@@ -26,8 +26,8 @@ from typing import Any
 
 from .cards import Hand, check_disjoint, check_hand, format_hand, parse_hand
 from .errors import InputFileError, LandlordError, WholeFileError
+from .position import PLAYER_NAMES, Position, make_position
 from .rules import CLASSIC, RuleSet
-from .search import PLAYER_NAMES, Position, make_position
 from .tomlfile import read_toml
 
 QUESTIONS = ("spring", "win")

@@ -1,31 +1,26 @@
 """Forced wins with all hands open: an AND/OR search over two- and three-player endgames.
 
-A position is the hands (landlord, peasant 1[, peasant 2]), who is to move, and the play
-on the table with its owner (or a free lead). The mover beats the table play or passes;
-on a free lead he must play. When the turn comes back to the owner of the table play,
+A position (:mod:`solver.position`) is the hands, who is to move, and the play on the
+table with its owner (or a free lead). The mover beats the table play or passes; on a
+free lead he must play. When the turn comes back to the owner of the table play,
 everyone else has passed and he leads freely. The first player out ends the game, and
 either peasant going out wins for both: the peasants cooperate perfectly.
 
 The kernel :func:`search` is a depth-first AND/OR search that returns whether the
 landlord's side wins. At each node, in this order:
 
-1. the transposition table: a fixed number of 4-entry buckets keyed on the whole
-   position (three packed hands, mover, owner, table play) with the ranks 3..A that
-   nobody holds squeezed out (:func:`_table_key`), so that a hit is never a collision
-   and positions that differ only in such ranks, which have the same value, share an
-   entry; entries carry the number of their question, so that a new question starts
-   from an empty table without wiping it; the entry that cost the fewest nodes to find
-   is replaced;
+1. the transposition table (:mod:`solver.table`), keyed on the position in a canonical
+   form that positions of the same value share: ranks nobody holds squeezed out, and
+   when nobody can form a chain, only the order of the ranks kept, runs of ranks one
+   player holds alone merged (about half the nodes of the squeeze alone on random
+   positions of 24-44 cards);
 2. exact quick wins: the mover can play out his hand in one legal play; or, on a free
    lead, he can play everything with at most one play an opponent can beat (the spring
    search of :mod:`solver.spring` over the moves just generated, against his opponents
    only: a partner just passes);
-3. the moves, ordered: on a lead, longer plays first, then low ranks; in answer, plays
-   of the table's kind before bombs, then plays an opponent can answer before those no
-   opponent can (keep control for later), then high ranks; a pass first when the
-   table play is a partner's, else last. A play that the next player cannot beat goes
-   straight to the player after him (and on, if he cannot either): a forced pass costs
-   no node;
+3. the moves, ordered (:mod:`solver.ordering`). A play that the next player cannot beat
+   goes straight to the player after him (and on, if he cannot either): a forced pass
+   costs no node;
 4. before searching any move, every move's position is looked up in the table: one
    already known to win for the mover settles the node (enhanced transposition
    cutoff). The lookups go in batches, so that they wait for memory together, and the
@@ -48,6 +43,7 @@ import math
 import signal
 import threading
 import time
+from collections import namedtuple
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -55,8 +51,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .cards import ACE, NUM_RANKS, Hand, check_disjoint, check_hand, format_hand, pack
-from .errors import RuleError
+from .cards import NUM_RANKS, pack
 from .jit import kernel
 from .movegen import (
     ALL_KINDS,
@@ -64,7 +59,6 @@ from .movegen import (
     NONE,
     TABLE_SIZE,
     Move,
-    as_play,
     beats,
     best_ranks,
     classify,
@@ -75,50 +69,62 @@ from .movegen import (
     size_of,
     unmark_answers,
 )
-from .rules import BOMB, CLASSIC, ROCKET, RuleSet
+from .ordering import A_CARDS, A_KEYS, A_METAS, A_ROWS, SORT_KEYS, order_moves
+from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
+from .rules import BOMB, ROCKET, RuleSet
 from .spring import W_MINR, W_THR, safe_minimum, spring_search, workspace
+from .table import GENERATIONS, Key, fold, new_table, probe, store, table_key, wipe
 
-WIN, LOSS, UNKNOWN = 1, 0, -1  # for the landlord's side
-PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
+__all__ = [
+    "DEFAULT_MEMORY_MB",
+    "LOSS",
+    "PLAYER_NAMES",
+    "UNKNOWN",
+    "WIN",
+    "Position",
+    "SearchStats",
+    "Searcher",
+    "make_position",
+]
 
-# Counters and limits in the search's stats row.
-S_NODES, S_HITS, S_TOP, S_ABORT, S_NODE_LIMIT, S_GENERATION, S_WHOLE = range(7)
-# S_WHOLE + p: the other player p's whole hand as one play (0: it is none), as of the
-# last node expanded
-S_SPRING = S_WHOLE + 3  # the opponents' hands the spring table was last made for, and the
-S_SPRING_OK = S_SPRING + 2  # answer of safe_minimum for them
+#: A position inside the kernels: packed hands (``hand2`` is 0 with two players), the
+#: mover, the meta of the play to beat (0: a free lead) and its owner.
+Node = namedtuple("Node", "hand0 hand1 hand2 mover table owner")
+#: What every node of one search shares: the number of players, the rule set's array,
+#: the transposition table, the move arena, the scratch rows, the hand facts, the spring
+#: workspace, and the deadline (``time.perf_counter`` seconds).
+Context = namedtuple("Context", "players rules tt arena scratch facts ws deadline")
+
+# Rows of the scratch array: the search's counters and limits (columns C_*); the
+# answerable ranks of a table play (see mark_answers) and of a free lead; two rows of
+# unpacked counts; the counting sort's tallies; the spring table's memo (columns M_*).
+X_STATS, X_MINR, X_ZERO, X_COUNTS, X_OTHER, X_BY_KEY, X_SPRING, X_ROWS = range(8)
+C_NODES, C_HITS, C_TOP, C_ABORT, C_NODE_LIMIT, C_GENERATION = range(6)
+# The spring memo: the opponents' hands the table of unbeatable ranks was last made
+# for, and whether they can be sprung at all (safe_minimum's answer).
+M_OPPONENT_A, M_OPPONENT_B, M_SAFE = range(3)
 ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
-# Columns of a transposition-table entry: the three packed hands, then the rest.
-T_H0, T_H1, T_H2, T_INFO = range(4)
-# Rows of the move arena (the moves of every node on the path) and of the scratch array.
-A_CARDS, A_METAS, A_KEYS, A_ROWS = 0, 1, 2, 3
-X_STATS, X_MINR, X_ZERO, X_COUNTS, X_OTHER, X_BY_KEY, X_ROWS = range(7)
+# What expanding a node can find instead of its moves.
+QUICK_WIN, QUICK_LOSS = -1, -2  # for the mover
 # Columns of a row of hand facts: a hand's best ranks (see best_ranks), then the hand, the
 # meta of the whole hand as one play (0: none) and the question the row was made for.
 F_HAND, F_WHOLE, F_GENERATION = TABLE_SIZE, TABLE_SIZE + 1, TABLE_SIZE + 2
 FACTS = 512  # rows of hand facts
 
 ARENA = 1 << 19  # moves on the path from the root, all nodes together
-ENTRY_BYTES = 32  # four int64 words a table entry
+#: The table's default size. A table of 64 MB holds two million positions; on random
+#: positions of 38-44 cards, 256 MB saves 5-10% of the nodes and no time, 1 GB saves no
+#: more and costs time (its lookups miss the caches), 16 MB costs 10-30% more nodes.
 DEFAULT_MEMORY_MB = 64
-GENERATIONS = 255  # questions a table serves before it is wiped
-MAX_SIZE = 63
-SORT_KEYS = 32 * (MAX_SIZE + 1)
 BATCH = 64  # children looked up in the table together
-SHORT_LIST = 16  # moves sorted by insertion rather than by counting
 TIME_CHECK = 4095  # look at the clock every 4096 nodes
-FEW_CARDS = 16  # positions this small go to the table's first quarter
 
 
 class Buffers:
-    """The search's arrays: a few 2-D arrays, held here for the kernels."""
+    """The search's arrays, held here for the kernels."""
 
     def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB) -> None:
-        entries = 4
-        while entries * 2 * ENTRY_BYTES <= memory_mb * 2**20:
-            entries *= 2
-        # written now (not lazily zeroed), so that no question pays for the first touch
-        self.table = np.full((entries, 4), 0, np.int64)
+        self.table = new_table(memory_mb)
         self.arena = np.full((A_ROWS, ARENA), 0, np.int64)
         self.scratch = np.zeros((X_ROWS, SORT_KEYS + 1), np.int64)
         self.scratch[X_MINR] = NONE  # see mark_answers
@@ -129,103 +135,10 @@ class Buffers:
     def stats(self) -> np.ndarray:
         return self.scratch[X_STATS]
 
-    def args(self) -> tuple:
-        """The kernel's arguments after the position and rules, in order."""
-        return self.table, self.arena, self.scratch, self.facts, self.ws
-
-
-@kernel
-def _fold(x):
-    """30 bits of a packed hand, mixed; products of two stay below 2**61."""
-    return (x ^ (x >> 30)) & 0x3FFFFFFF
-
-
-@kernel
-def _bucket_of(h0, h1, h2, info, size):
-    """The first row of a table key's bucket.
-
-    Positions of at most :data:`FEW_CARDS` cards, the bulk of every search and cheap to
-    find again, live in the table's first quarter: a region small enough to stay in the
-    processor's caches, where the many lookups near the leaves are quick. The rest
-    spread over the whole table. (Measured: about 10% faster than one region.)
-    """
-    mixed = (
-        _fold(h0) * 0x2545F491 + _fold(h1) * 0x3C6EF372 + _fold(h2) * 0x1B873593 + info * 0x27D4EB2F
-    )
-    if size_of(h0 + h1 + h2) <= FEW_CARDS:
-        size >>= 2
-    return ((mixed >> 13) & (size - 1)) & ~3
-
-
-RANK_BITS = 0x111111111111  # the lowest bit of each rank field 3..A (the ranks of chains)
-CHAIN_RANKS = (1 << 48) - 1  # the fields of ranks 3..A
-
-
-def _squeeze_masks() -> np.ndarray:
-    """For each set of rank fields to keep (12 bits, one per rank 3..A), the masks of the
-    fields that move down by 1, 2, 4 and 8 places when the kept fields are packed
-    together: a "compress" of Hacker's Delight (7-4), done once here for every set."""
-    out = np.zeros((1 << 12, 4), np.int64)
-    for kept in range(1 << 12):
-        mask = sum(1 << (4 * r) for r in range(12) if kept >> r & 1)
-        zeros_right = (~mask << 4) & RANK_BITS
-        for step in range(4):
-            parity = zeros_right ^ (zeros_right << 4)
-            parity ^= parity << 8
-            parity ^= parity << 16
-            parity ^= parity << 32
-            parity &= RANK_BITS
-            move = parity & mask
-            mask = (mask ^ move) | (move >> (4 << step))
-            out[kept, step] = move * 15
-            zeros_right &= ~parity
-    return out
-
-
-SQUEEZE = _squeeze_masks()
-
-
-@kernel
-def _table_key(h0, h1, h2, info):
-    """The position's key in the table: equal for positions that differ only in ranks 3..A
-    that nobody holds, which cannot matter.
-
-    Those ranks are squeezed out of the three hands together, each run of them leaving
-    one empty rank that still breaks chains (a run below the lowest held rank leaves
-    none); the 2 and the jokers keep their places. Plays correspond one to one and beat
-    each other alike, so such positions have the same value. The table play's rank moves
-    to the place of its own rank or of the run it lies in.
-    """
-    held = (h0 | h1 | h2) & CHAIN_RANKS
-    held = (held | (held >> 1) | (held >> 2)) & RANK_BITS  # counts are at most 4
-    keep = held | (~held & (held << 4) & RANK_BITS)  # held ranks and the first of each run
-    kept = (keep | (keep >> 3)) & 0x030303030303  # gather the twelve bits
-    kept = (kept | (kept >> 6)) & 0x000F000F000F
-    kept = (kept | (kept >> 12)) & 0x000000FF000000FF
-    kept = (kept | (kept >> 24)) & 0xFFF
-    x0, x1, x2 = h0 & CHAIN_RANKS, h1 & CHAIN_RANKS, h2 & CHAIN_RANKS
-    for step in range(4):
-        fields = SQUEEZE[kept, step]
-        shift = 4 << step
-        t0, t1, t2 = x0 & fields, x1 & fields, x2 & fields
-        x0 = (x0 ^ t0) | (t0 >> shift)
-        x1 = (x1 ^ t1) | (t1 >> shift)
-        x2 = (x2 ^ t2) | (t2 >> shift)
-    # the chain ranks from field 1 on (field 0 stands for a run below them all), the 2 and
-    # the jokers in fields 13 to 15
-    k0 = x0 << 4 | (h0 >> 48) << 52
-    k1 = x1 << 4 | (h1 >> 48) << 52
-    k2 = x2 << 4 | (h2 >> 48) << 52
-    table = info >> 4
-    if table == 0:
-        return k0, k1, k2, info
-    rank = (table >> 4) & 15
-    if rank > ACE:
-        place = rank + 1
-    else:  # how many kept fields lie at or below it
-        below = keep & ((1 << (4 * rank + 4)) - 1)
-        place = ((below * RANK_BITS) >> 44) & 15
-    return k0, k1, k2, (info & 15) | ((table & ~0xF0) | place << 4) << 4
+    def context(self, players: int, rules: np.ndarray, deadline: float) -> Context:
+        return Context(
+            players, rules, self.table, self.arena, self.scratch, self.facts, self.ws, deadline
+        )
 
 
 @kernel
@@ -272,254 +185,169 @@ def _interruptible() -> Iterator[None]:
 
 
 @kernel
-def search_root(
-    h0, h1, h2, mover, table, owner, players, rules, tt, arena, scratch, facts, ws, deadline
-):
-    """:func:`search` from a position whose table key is still to be worked out."""
-    k0, k1, k2, key = _table_key(h0, h1, h2, mover | (owner << 2 if table else 0) | table << 4)
-    return search(
-        h0,
-        h1,
-        h2,
-        k0,
-        k1,
-        k2,
-        key,
-        _bucket_of(k0, k1, k2, key, tt.shape[0]),
-        mover,
-        table,
-        owner,
-        players,
-        rules,
-        tt,
-        arena,
-        scratch,
-        facts,
-        ws,
-        deadline,
-    )
+def _info(node):
+    """The word of a node's key that is not hands: mover, table owner and table play."""
+    return node.mover | (node.owner << 2 if node.table else 0) | node.table << 4
 
 
 @kernel
-def search(
-    h0,
-    h1,
-    h2,
-    k0,
-    k1,
-    k2,
-    key,
-    slots,
-    mover,
-    table,
-    owner,
-    players,
-    rules,
-    tt,
-    arena,
-    scratch,
-    facts,
-    ws,
-    deadline,
-):
-    """The value of a position for the landlord's side: WIN, LOSS or UNKNOWN (a limit).
+def search_root(node, ctx):
+    """:func:`search` from a node whose table key is still to be worked out."""
+    key = table_key(node.hand0, node.hand1, node.hand2, _info(node), ctx.tt.shape[0])
+    return search(node, key, ctx)
 
-    Hands are packed (``h2`` is 0 with two players); ``k0 .. key`` are the position's
-    table key (:func:`_table_key`) and ``slots`` its bucket, worked out by the caller
-    with those of the other moves; ``table`` is the meta of the play to beat (0 for a
-    free lead) and ``owner`` its player. One recursive function with one type
-    signature: numba's on-disk cache is only safe for recursion of that form.
+
+@kernel
+def search(node, key, ctx):
+    """The value of a node for the landlord's side: WIN, LOSS or UNKNOWN (a limit).
+
+    ``key`` is the node's table key, worked out by the caller with those of the other
+    moves. One recursive function with one type signature: numba's on-disk cache is
+    only safe for recursion of that form.
     """
-    nodes = scratch[X_STATS, S_NODES] + 1
-    scratch[X_STATS, S_NODES] = nodes
-    limit = scratch[X_STATS, S_NODE_LIMIT]
+    stats = ctx.scratch[X_STATS]
+    nodes = stats[C_NODES] + 1
+    stats[C_NODES] = nodes
+    limit = stats[C_NODE_LIMIT]
     if limit and nodes > limit:
-        scratch[X_STATS, S_ABORT] = ABORT_NODES
-    elif nodes & TIME_CHECK == 0 and _deadline_passed(deadline):
-        scratch[X_STATS, S_ABORT] = ABORT_TIME
-    if scratch[X_STATS, S_ABORT]:
+        stats[C_ABORT] = ABORT_NODES
+    elif nodes & TIME_CHECK == 0 and _deadline_passed(ctx.deadline):
+        stats[C_ABORT] = ABORT_TIME
+    if stats[C_ABORT]:
         return UNKNOWN
-    known = _probe(k0, k1, k2, key, slots, tt, scratch)
+    generation = stats[C_GENERATION]
+    known = probe(key, ctx.tt, generation)
     if known != UNKNOWN:
-        scratch[X_STATS, S_HITS] += 1
+        stats[C_HITS] += 1
         return known
+    mover = node.mover
     mine = WIN if mover == 0 else LOSS  # the mover's side winning
-    base = scratch[X_STATS, S_TOP]
+    base = stats[C_TOP]
+    arena = ctx.arena
     if base + 3 * MAX_MOVES + 1 > arena.shape[1]:
-        scratch[X_STATS, S_ABORT] = ABORT_ARENA
+        stats[C_ABORT] = ABORT_ARENA
         return UNKNOWN
-    n = _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratch, facts, ws)
+    n, whole_next, whole_last = _expand(node, base, ctx)
     if n < 0:
-        value = mine if n == -1 else 1 - mine
-        _store(k0, k1, k2, key, value, slots, tt, scratch, nodes)
+        value = mine if n == QUICK_WIN else 1 - mine
+        store(key, value, stats[C_NODES] - nodes + 1, ctx.tt, generation)
         return value
-    scratch[X_STATS, S_TOP] = base + 3 * n  # the moves, then their children's keys
-    # read now: the recursion below reuses the cache rows for other hands
+    stats[C_TOP] = base + 3 * n  # the moves, then their children's keys
+    players = ctx.players
     nxt = mover + 1 if mover + 1 < players else 0
-    whole_next = scratch[X_STATS, S_WHOLE + nxt]
-    whole_last = scratch[X_STATS, S_WHOLE + (nxt + 1 if nxt + 1 < players else 0)]
+    hand = node.hand0 if mover == 0 else (node.hand1 if mover == 1 else node.hand2)
     # a child the table already knows to be a win for the mover settles the node
-    known = _known_child(
-        h0, h1, h2, mover, table, owner, players, mine, base, n, tt, arena, scratch
-    )
-    value = mine if known == mine else 1 - mine
+    value = mine if _known_child(node, mine, base, n, ctx) == mine else 1 - mine
     for i in range(base, base + n if value != mine else base):
-        play = arena[A_CARDS, i]
-        if play == (h0 if mover == 0 else (h1 if mover == 1 else h2)):
+        if arena[A_CARDS, i] == hand:
             value = mine
             break
-        c0, c1, c2, child_mover, child_table, child_owner = _child(
-            h0, h1, h2, mover, table, owner, players, arena, i
-        )
-        if child_mover != mover:  # the next to move goes out at once? (no node needed)
-            whole = whole_next if child_mover == nxt else whole_last
-            if whole and (child_table == 0 or beats(whole, child_table)):
-                if (child_mover == 0) == (mover == 0):
+        child = _child(node, players, arena, i)
+        if child.mover != mover:  # the next to move goes out at once? (no node needed)
+            whole = whole_next if child.mover == nxt else whole_last
+            if whole and (child.table == 0 or beats(whole, child.table)):
+                if (child.mover == 0) == (mover == 0):
                     value = mine
                     break
                 continue
         j = i + n
-        v = search(
-            c0,
-            c1,
-            c2,
+        child_key = Key(
             arena[A_CARDS, j],
             arena[A_METAS, j],
             arena[A_KEYS, j],
             arena[A_CARDS, j + n],
             arena[A_METAS, j + n],
-            child_mover,
-            child_table,
-            child_owner,
-            players,
-            rules,
-            tt,
-            arena,
-            scratch,
-            facts,
-            ws,
-            deadline,
         )
+        v = search(child, child_key, ctx)
         if v == UNKNOWN or v == mine:
             value = v
             break
-    scratch[X_STATS, S_TOP] = base
+    stats[C_TOP] = base
     if value == UNKNOWN:
         return UNKNOWN
-    _store(k0, k1, k2, key, value, slots, tt, scratch, nodes)
+    store(key, value, stats[C_NODES] - nodes + 1, ctx.tt, generation)
     return value
 
 
 @kernel
-def _known_child(h0, h1, h2, mover, table, owner, players, mine, base, n, tt, arena, scratch):
+def _known_child(node, mine, base, n, ctx):
     """``mine`` if the table knows a move of the mover's to win for him, else UNKNOWN.
 
-    Every child's table key and bucket go to the arena above the moves (the key of the
-    child of move ``i`` in column ``i + n``, rows cards, metas and keys; its last word
-    and its bucket in column ``i + 2n``), for the search to pass on. They are worked
-    out in batches before the lookups, which then do not wait on each other."""
+    Every child's table key goes to the arena above the moves (the key of the child of
+    move ``i`` in column ``i + n``, rows cards, metas and keys; its info word and its
+    bucket in column ``i + 2n``), for the search to pass on. They are worked out in
+    batches before the lookups, which then do not wait on each other."""
+    arena, tt = ctx.arena, ctx.tt
+    generation = ctx.scratch[X_STATS, C_GENERATION]
     for start in range(base, base + n, BATCH):
         stop = min(start + BATCH, base + n)
         for i in range(start, stop):
-            c0, c1, c2, child_mover, child_table, child_owner = _child(
-                h0, h1, h2, mover, table, owner, players, arena, i
-            )
-            k0, k1, k2, key = _table_key(
-                c0,
-                c1,
-                c2,
-                child_mover | (child_owner << 2 if child_table else 0) | child_table << 4,
-            )
+            child = _child(node, ctx.players, arena, i)
+            key = table_key(child.hand0, child.hand1, child.hand2, _info(child), tt.shape[0])
             j = i + n
-            arena[A_CARDS, j], arena[A_METAS, j], arena[A_KEYS, j] = k0, k1, k2
-            arena[A_CARDS, j + n] = key
-            arena[A_METAS, j + n] = _bucket_of(k0, k1, k2, key, tt.shape[0])
+            arena[A_CARDS, j], arena[A_METAS, j], arena[A_KEYS, j] = key.hand0, key.hand1, key.hand2
+            arena[A_CARDS, j + n] = key.info
+            arena[A_METAS, j + n] = key.bucket
         for j in range(start + n, stop + n):
-            known = _probe(
+            key = Key(
                 arena[A_CARDS, j],
                 arena[A_METAS, j],
                 arena[A_KEYS, j],
                 arena[A_CARDS, j + n],
                 arena[A_METAS, j + n],
-                tt,
-                scratch,
             )
-            if known == mine:
+            if probe(key, tt, generation) == mine:
                 return mine
     return UNKNOWN
 
 
 @kernel
-def _child(h0, h1, h2, mover, table, owner, players, arena, i):
-    """The position after the mover's ``i``-th move in the arena: hands, mover, table
-    play and its owner. A pass clears the table when the turn reaches its owner; after a
-    play, the players who cannot answer it pass at once (they cost no node)."""
+def _child(node, players, arena, i):
+    """The node after the mover's ``i``-th move in the arena. A pass clears the table
+    when the turn reaches its owner; after a play, the players who cannot answer it pass
+    at once (they cost no node)."""
     play = arena[A_CARDS, i]
+    mover = node.mover
     nxt = mover + 1 if mover + 1 < players else 0
     if play == 0:
-        return h0, h1, h2, nxt, (0 if nxt == owner else table), owner
+        table = 0 if nxt == node.owner else node.table
+        return Node(node.hand0, node.hand1, node.hand2, nxt, table, node.owner)
     child_mover = nxt
     cannot = arena[A_KEYS, i]
     while cannot & 1 and child_mover != mover:
         child_mover = child_mover + 1 if child_mover + 1 < players else 0
         cannot >>= 1
     child_table = 0 if child_mover == mover else arena[A_METAS, i]  # all passed: a new lead
-    c0 = h0 - play if mover == 0 else h0
-    c1 = h1 - play if mover == 1 else h1
-    c2 = h2 - play if mover == 2 else h2
-    return c0, c1, c2, child_mover, child_table, mover
+    return Node(
+        node.hand0 - play if mover == 0 else node.hand0,
+        node.hand1 - play if mover == 1 else node.hand1,
+        node.hand2 - play if mover == 2 else node.hand2,
+        child_mover,
+        child_table,
+        mover,
+    )
 
 
 @kernel
-def _probe(h0, h1, h2, info, slots, tt, scratch):
-    """The value stored for a position in this question, or UNKNOWN."""
-    current = scratch[X_STATS, S_GENERATION] << 17 | info  # entries of this question only
-    for slot in range(slots, slots + 4):
-        e = tt[slot, T_INFO]
-        if e & 0x1FEFFFF == current and tt[slot, T_H0] == h0 and tt[slot, T_H1] == h1:
-            if tt[slot, T_H2] == h2:
-                return (e >> 16) & 1
-    return UNKNOWN
-
-
-@kernel
-def _store(h0, h1, h2, info, value, slots, tt, scratch, first):
-    """Remember a value, replacing an entry of an earlier question or else the one that
-    cost the fewest nodes (its weight: the bit length of the nodes searched since
-    ``first``, the node's own number)."""
-    work = scratch[X_STATS, S_NODES] - first + 1
-    weight = 0
-    while work:
-        work >>= 1
-        weight += 1
-    generation = scratch[X_STATS, S_GENERATION]
-    victim = slots
-    for slot in range(slots, slots + 4):
-        if (tt[slot, T_INFO] >> 17) & 255 != generation:
-            victim = slot
-            break
-        if tt[slot, T_INFO] >> 25 < tt[victim, T_INFO] >> 25:
-            victim = slot
-    tt[victim, T_H0], tt[victim, T_H1], tt[victim, T_H2] = h0, h1, h2
-    tt[victim, T_INFO] = info | value << 16 | generation << 17 | weight << 25
-
-
-@kernel
-def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratch, facts, ws):
-    """Write the mover's moves, ordered, to the arena from ``base`` on and return how
-    many; or -1 (-2) when an exact quick check finds that the mover wins (loses).
+def _expand(node, base, ctx):
+    """Write the mover's moves, ordered, to the arena from ``base`` on; return how many
+    (or QUICK_WIN / QUICK_LOSS when an exact quick check settles the node for the
+    mover), and the whole hands of the players after him as one play each (0: none).
 
     Kept apart from the recursive :func:`search`, so that the recursion stays small.
     """
+    h0, h1, h2 = node.hand0, node.hand1, node.hand2
+    mover, table, players = node.mover, node.table, ctx.players
+    rules, arena, scratch, facts, ws = ctx.rules, ctx.arena, ctx.scratch, ctx.facts, ctx.ws
     hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
-    stats = scratch[X_STATS]
+    generation = scratch[X_STATS, C_GENERATION]
     # 1. the whole hand in one play
     counts = scratch[X_COUNTS]
     busy = np.int64(-1)  # (a bare -1 would compile _facts_row once more for it)
-    whole = facts[_facts_row(hand, counts, rules, facts, stats, busy), F_WHOLE]
+    whole = facts[_facts_row(hand, counts, rules, facts, generation, busy), F_WHOLE]
     _unpack(hand, counts)
     if whole and (table == 0 or beats(whole, table)):
-        return -1
+        return QUICK_WIN, 0, 0
     # 2. the moves
     if table == 0:
         minr = scratch[X_ZERO]
@@ -535,13 +363,12 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
     first = mover + 1 if mover + 1 < players else 0  # the players after the mover
     second = first + 1 if first + 1 < players else 0
     hand_first = h0 if first == 0 else (h1 if first == 1 else h2)
-    row_first = _facts_row(hand_first, scratch[X_OTHER], rules, facts, stats, busy)
-    stats[S_WHOLE + first] = facts[row_first, F_WHOLE]
+    row_first = _facts_row(hand_first, scratch[X_OTHER], rules, facts, generation, busy)
     row_second = row_first
     if players == 3:
         hand_second = h0 if second == 0 else (h1 if second == 1 else h2)
-        row_second = _facts_row(hand_second, scratch[X_OTHER], rules, facts, stats, row_first)
-        stats[S_WHOLE + second] = facts[row_second, F_WHOLE]
+        row_second = _facts_row(hand_second, scratch[X_OTHER], rules, facts, generation, row_first)
+    whole_first, whole_second = facts[row_first, F_WHOLE], facts[row_second, F_WHOLE]
     # 4. on a free lead, a spring against the opponents (the partner simply passes); the
     # table of unbeatable ranks is kept while the opponents' hands are unchanged
     if table == 0:
@@ -550,19 +377,20 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
         else:  # against the landlord
             row_a = row_first if first == 0 else row_second
             row_b, key_a, key_b = row_a, h0, h0
-        if stats[S_SPRING] != key_a or stats[S_SPRING + 1] != key_b:
-            stats[S_SPRING], stats[S_SPRING + 1] = key_a, key_b
+        memo = scratch[X_SPRING]
+        if memo[M_OPPONENT_A] != key_a or memo[M_OPPONENT_B] != key_b:
+            memo[M_OPPONENT_A], memo[M_OPPONENT_B] = key_a, key_b
             thr = ws[W_THR]
             one, two = facts[row_a], facts[row_b]
             for i in range(TABLE_SIZE):
                 thr[i] = max(one[i], two[i])
-            stats[S_SPRING_OK] = safe_minimum(thr, ws[W_MINR])
-        if stats[S_SPRING_OK] and spring_search(hand, n, cards, metas, base, ws) > 0:
-            return -1
+            memo[M_SAFE] = safe_minimum(thr, ws[W_MINR])
+        if memo[M_SAFE] and spring_search(hand, n, cards, metas, base, ws) > 0:
+            return QUICK_WIN, 0, 0
         if players == 2 and size_of(h1 if mover == 0 else h0) == 1:
             # one card left to the opponent: he goes out on any play he can beat, so the
             # spring just tried was the mover's only way to win
-            return -2
+            return QUICK_LOSS, 0, 0
     else:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0
@@ -579,26 +407,26 @@ def _expand(h0, h1, h2, mover, table, owner, players, rules, base, arena, scratc
                 cannot |= 2
         arena[A_KEYS, i] = cannot
     # 6. ordered
-    partner_owns = table != 0 and mover != 0 and owner != 0
+    partner_owns = table != 0 and mover != 0 and node.owner != 0
     # the mover's opponents among the players after him, as bits like ``cannot``'s
     opponents = (1 << (players - 1)) - 1 if mover == 0 else 1 << (players - 1 - mover)
-    _order(base, n, table == 0, table != 0, partner_owns, opponents, arena, scratch[X_BY_KEY])
-    return n
+    order_moves(base, n, table == 0, table != 0, partner_owns, opponents, arena, scratch[X_BY_KEY])
+    return n, whole_first, whole_second
 
 
 @kernel
-def _facts_row(hand, counts, rules, facts, stats, busy):
+def _facts_row(hand, counts, rules, facts, generation, busy):
     """The row of ``facts`` that holds the facts of ``hand`` for this question, made now
     (with ``counts`` as scratch) if it was not there; never row ``busy``.
 
     Hands come back again and again in a search (a player's hand is unchanged while the
     others play), so most of them are found here rather than worked out."""
-    row = (_fold(hand) * 0x2545F491 >> 20) & (facts.shape[0] - 1)
-    if facts[row, F_HAND] == hand and facts[row, F_GENERATION] == stats[S_GENERATION]:
+    row = (fold(hand) * 0x2545F491 >> 20) & (facts.shape[0] - 1)
+    if facts[row, F_HAND] == hand and facts[row, F_GENERATION] == generation:
         return row
     if row == busy:
         row ^= 1
-        if facts[row, F_HAND] == hand and facts[row, F_GENERATION] == stats[S_GENERATION]:
+        if facts[row, F_HAND] == hand and facts[row, F_GENERATION] == generation:
             return row
     _unpack(hand, counts)
     best = facts[row]
@@ -606,7 +434,7 @@ def _facts_row(hand, counts, rules, facts, stats, busy):
     best_ranks(counts, rules, best)
     best[F_HAND] = hand
     best[F_WHOLE] = classify(counts, rules)
-    best[F_GENERATION] = stats[S_GENERATION]
+    best[F_GENERATION] = generation
     return row
 
 
@@ -622,167 +450,6 @@ def _answerable(thr, meta):
     if kind == BOMB:
         return thr[BOMB * 16 + 1] > rank
     return thr[BOMB * 16 + 1] >= 0 or thr[kind * 16 + (meta >> 8)] > rank
-
-
-@kernel
-def _order(base, n, free, has_pass, pass_first, opponents, arena, by_key):
-    """Sort the moves in ``base .. base + n`` of the arena (a stable counting sort),
-    keeping each move's bits of who cannot answer it (``opponents``: the bits of the
-    mover's opponents).
-
-    On a free lead, more cards first; in answer, plays of the table's kind before bombs
-    and the rocket. Then plays an opponent can answer before those no opponent can
-    (shed weak cards, keep control for later); then, on a free lead, low ranks first, and when
-    answering, high ranks first. A pass (the last move, if ``has_pass``) goes first when
-    the partner owns the table, else stays last. (Measured on the published endgames
-    and random deals: "plays no one can answer first" needs about twice the nodes; not
-    sorting answers by it needs 1.3x to 3x; sorting leads by it before size, 1.5x to 4x.)
-    """
-    cards, metas, keys = arena[A_CARDS], arena[A_METAS], arena[A_KEYS]
-    plays = n - 1 if has_pass else n
-    lo = SORT_KEYS
-    hi = 0
-    for i in range(base, base + plays):
-        rank = (metas[i] >> 4) & 15
-        size = MAX_SIZE - min(size_of(cards[i]), MAX_SIZE)
-        if not free and (metas[i] & 15 == BOMB or metas[i] & 15 == ROCKET):
-            size = 1  # answering, a bomb or the rocket comes after the plays of the kind
-        elif not free:
-            size = 0
-        safe = keys[i] & opponents == opponents  # no opponent can answer it
-        key = (size * 2 + safe) * 16 + (rank if free else 15 - rank)
-        keys[i] = key << 2 | keys[i]  # the cannot-answer bits ride along (two at most)
-        lo = min(lo, key)
-        hi = max(hi, key)
-    if plays <= SHORT_LIST:
-        _insertion_sort(base, plays, cards, metas, keys)
-        if has_pass and pass_first:  # move the pass from the end to the front
-            for i in range(base + plays, base, -1):
-                cards[i] = cards[i - 1]
-                metas[i] = metas[i - 1]
-                keys[i] = keys[i - 1]
-            cards[base] = 0
-            metas[base] = 0
-            keys[base] = 0
-        return
-    by_key[lo : hi + 2] = 0
-    for i in range(base, base + plays):
-        by_key[(keys[i] >> 2) + 1] += 1
-    for k in range(lo + 1, hi + 2):
-        by_key[k] += by_key[k - 1]
-    first = 1 if has_pass and pass_first else 0
-    out = base + n  # scratch above the segment
-    for i in range(base, base + plays):
-        key = keys[i] >> 2
-        at = out + first + by_key[key]
-        by_key[key] += 1
-        cards[at] = cards[i]
-        metas[at] = metas[i]
-        keys[at] = keys[i] & 3
-    if has_pass:
-        at = out if pass_first else out + n - 1
-        cards[at] = 0
-        metas[at] = 0
-        keys[at] = 0
-    for i in range(n):
-        cards[base + i] = cards[out + i]
-        metas[base + i] = metas[out + i]
-        keys[base + i] = keys[out + i]
-
-
-@kernel
-def _insertion_sort(base, n, cards, metas, keys):
-    """The stable sort of :func:`_order` for a short list (most answers are a few plays):
-    no counting pass over the key range. Leaves only the cannot-answer bits in ``keys``."""
-    for i in range(base + 1, base + n):
-        c, m, k = cards[i], metas[i], keys[i]
-        j = i - 1
-        while j >= base and keys[j] >> 2 > k >> 2:
-            cards[j + 1] = cards[j]
-            metas[j + 1] = metas[j]
-            keys[j + 1] = keys[j]
-            j -= 1
-        cards[j + 1] = c
-        metas[j + 1] = m
-        keys[j + 1] = k
-    for i in range(base, base + n):
-        keys[i] &= 3
-
-
-@dataclass(frozen=True)
-class Position:
-    """A validated position: hands in turn order, the mover, and the play to beat."""
-
-    hands: tuple[Hand, ...]
-    to_move: int = 0
-    table: Move | None = None
-    owner: int | None = None
-    rules: RuleSet = CLASSIC
-
-    @property
-    def players(self) -> int:
-        return len(self.hands)
-
-    def after(self, move: Move | None) -> Position:
-        """The position after the mover plays ``move`` (None: passes)."""
-        nxt = (self.to_move + 1) % self.players
-        if move is None:
-            if self.table is None:
-                raise RuleError("cannot pass on a free lead")
-            clear = nxt == self.owner
-            return Position(
-                self.hands,
-                nxt,
-                None if clear else self.table,
-                None if clear else self.owner,
-                self.rules,
-            )
-        hands = list(self.hands)
-        hands[self.to_move] = tuple(
-            a - b for a, b in zip(hands[self.to_move], move.cards, strict=True)
-        )
-        return Position(tuple(hands), nxt, move, self.to_move, self.rules)
-
-    @property
-    def winner(self) -> int | None:
-        """WIN or LOSS when a player has gone out, else None."""
-        for i, h in enumerate(self.hands):
-            if not any(h):
-                return WIN if i == 0 else LOSS
-        return None
-
-
-def make_position(
-    hands: list[Hand],
-    to_move: int = 0,
-    table: Hand | None = None,
-    owner: int | None = None,
-    rules: RuleSet = CLASSIC,
-) -> Position:
-    """Validate a position (hands within one deck, a legal table play, a sane owner)."""
-    if len(hands) not in (2, 3):
-        raise RuleError(f"a position has 2 or 3 hands, got {len(hands)}")
-    for i, h in enumerate(hands):
-        check_hand(h, rules.deck, format_hand(h))
-        if not any(h):
-            raise RuleError(f"the {PLAYER_NAMES[i]}'s hand is empty: the game is over")
-    if not 0 <= to_move < len(hands):
-        raise RuleError(f"no {PLAYER_NAMES[to_move]} in a {len(hands)}-player position")
-    move = None
-    if table is not None:
-        check_disjoint([*hands, table], rules.deck)
-        move = as_play(table, rules)
-        if owner is None or not 0 <= owner < len(hands):
-            raise RuleError("a table play needs its owner, one of the players")
-        if owner == to_move:
-            raise RuleError(
-                f"the {PLAYER_NAMES[owner]} owns the table play and is also to move: "
-                "after everyone passes the owner leads freely"
-            )
-    else:
-        check_disjoint(hands, rules.deck)
-        owner = None
-    return Position(tuple(hands), to_move, move, owner, rules)
 
 
 @dataclass
@@ -821,7 +488,7 @@ class Searcher:
         numbers run out."""
         self._generation += 1
         if self._generation > GENERATIONS:
-            self.buffers.table[:, T_INFO] = 0
+            wipe(self.buffers.table)
             self.buffers.facts[:, F_GENERATION] = 0
             self._generation = 1
         self._rules = rules
@@ -842,36 +509,33 @@ class Searcher:
             return UNKNOWN
         stats = self.buffers.stats
         stats[:] = 0
-        stats[S_GENERATION] = self._generation
-        stats[S_NODE_LIMIT] = max(0, self.node_limit - self.stats.nodes) if self.node_limit else 0
-        if self.node_limit and stats[S_NODE_LIMIT] == 0:
+        self.buffers.scratch[X_SPRING] = 0  # the spring memo of another position's search
+        stats[C_GENERATION] = self._generation
+        stats[C_NODE_LIMIT] = max(0, self.node_limit - self.stats.nodes) if self.node_limit else 0
+        if self.node_limit and stats[C_NODE_LIMIT] == 0:
             self.stats.aborted = "node limit"
             return UNKNOWN
         h = [pack(x) for x in pos.hands] + [0] * (3 - pos.players)
-        table = pos.table.meta if pos.table else 0
-        owner = pos.owner if pos.owner is not None else 0
+        node = Node(
+            h[0],
+            h[1],
+            h[2],
+            pos.to_move,
+            pos.table.meta if pos.table else 0,
+            pos.owner if pos.owner is not None else 0,
+        )
+        ctx = self.buffers.context(pos.players, pos.rules.array(), self._deadline)
         with _interruptible():
-            v = search_root(
-                h[0],
-                h[1],
-                h[2],
-                pos.to_move,
-                table,
-                owner,
-                pos.players,
-                pos.rules.array(),
-                *self.buffers.args(),
-                self._deadline,
-            )
-        self.stats.nodes += int(stats[S_NODES])
-        self.stats.hits += int(stats[S_HITS])
+            v = search_root(node, ctx)
+        self.stats.nodes += int(stats[C_NODES])
+        self.stats.hits += int(stats[C_HITS])
         self.stats.seconds = time.perf_counter() - self._started
         if v == UNKNOWN:
             self.stats.aborted = {
                 ABORT_NODES: "node limit",
                 ABORT_TIME: "time limit",
                 ABORT_ARENA: "move stack full",
-            }[int(stats[S_ABORT])]
+            }[int(stats[C_ABORT])]
         return int(v)
 
     def moves(self, pos: Position) -> list[Move | None]:

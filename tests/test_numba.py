@@ -12,8 +12,10 @@ from conftest import CASES
 
 import solver.contest
 import solver.movegen
+import solver.ordering
 import solver.search
 import solver.spring
+import solver.table
 from solver.cards import parse_hand
 from solver.endgame import parse_position, solve_win
 from solver.movegen import follows, leads
@@ -21,7 +23,14 @@ from solver.search import Searcher
 from solver.spring import solve_many, solve_spring
 
 ROOT = Path(__file__).resolve().parents[1]
-KERNEL_MODULES = (solver.movegen, solver.spring, solver.contest, solver.search)
+KERNEL_MODULES = (
+    solver.movegen,
+    solver.spring,
+    solver.contest,
+    solver.table,
+    solver.ordering,
+    solver.search,
+)
 
 
 def kernels():

@@ -11,7 +11,8 @@ from solver.cards import format_hand, pack, parse_hand
 from solver.endgame import parse_position, solve_win
 from solver.errors import LandlordError
 from solver.rules import BANNABLE, CLASSIC
-from solver.search import LOSS, UNKNOWN, WIN, Searcher, _table_key, make_position
+from solver.search import LOSS, UNKNOWN, WIN, Searcher, make_position
+from solver.table import table_key as kernel_key
 
 
 def published():
@@ -134,29 +135,29 @@ def table_key(spec):
     hands = [pack(h) for h in pos.hands] + [0] * (3 - pos.players)
     meta = pos.table.meta if pos.table else 0
     owner = pos.owner if pos.table else 0
-    return _table_key(*hands, pos.to_move | owner << 2 | meta << 4)
+    return kernel_key(*hands, pos.to_move | owner << 2 | meta << 4, 1 << 16)
 
 
 def test_table_key_squeezes_out_ranks_nobody_holds():
-    # 5, 6 (and 7) are held by nobody: one gap either way
-    assert table_key("L=34 P1=7") == table_key("L=34 P1=8")
+    """With a chain possible (the landlord's TJQKA or 34567), ranks keep their places
+    but for runs of ranks nobody holds, each squeezed to one."""
+    # 4 and 6..9, or 4, 5 and 7..9, are held by nobody: one gap either way
+    assert table_key("L=TJQKA3 P1=5") == table_key("L=TJQKA3 P1=6")
     # a run below the lowest rank held leaves nothing
-    assert table_key("L=34 P1=7") == table_key("L=67 P1=T")
-    assert table_key("L=3 P1=3 P2=Q") == table_key("L=9 P1=9 P2=A")
+    assert table_key("L=9TJQK P1=5") == table_key("L=9TJQK P1=4")
     # the 2 and the jokers keep their places, whatever is squeezed below them
-    assert table_key("L=3B P1=2") == table_key("L=TB P1=2")
-    assert table_key("L=3B P1=2") != table_key("L=3R P1=2")
+    assert table_key("L=34567B P1=2") == table_key("L=45678B P1=2")
+    assert table_key("L=34567B P1=2") != table_key("L=34567R P1=2")
     # the table play's rank moves with its run, or with its own rank
-    assert table_key("L=5 P1=9 TABLE=7@L TO=P1") == table_key("L=5 P1=T TABLE=8@L TO=P1")
-    assert table_key("L=5 P1=9 TABLE=9@L TO=P1") == table_key("L=4 P1=T TABLE=T@L TO=P1")
-    assert table_key("L=5 P1=9 TABLE=3@L TO=P1") == table_key("L=6 P1=9 TABLE=4@L TO=P1")
-    assert table_key("L=5 P1=9 TABLE=2@L TO=P1") == table_key("L=6 P1=T TABLE=2@L TO=P1")
+    assert table_key("L=34567 P1=Q TABLE=9@L TO=P1") == table_key("L=34567 P1=K TABLE=T@L TO=P1")
+    assert table_key("L=34567 P1=Q TABLE=Q@L TO=P1") == table_key("L=34567 P1=K TABLE=K@L TO=P1")
+    assert table_key("L=34567 P1=Q TABLE=2@L TO=P1") == table_key("L=34567 P1=K TABLE=2@L TO=P1")
 
 
 def test_table_key_keeps_what_matters():
     # adjacent ranks can chain, ranks with a gap between cannot
-    assert table_key("L=3 P1=4") != table_key("L=3 P1=5")
     assert table_key("L=34567 P1=9") != table_key("L=34568 P1=9")
+    assert table_key("L=34567 P1=8") != table_key("L=34567 P1=9")
     # a table play just below a rank differs from one equal to it
     assert table_key("L=5 P1=9 TABLE=8@L TO=P1") != table_key("L=5 P1=9 TABLE=9@L TO=P1")
     assert table_key("L=5 P1=9 TABLE=4@L TO=P1") != table_key("L=5 P1=9 TABLE=5@L TO=P1")
@@ -164,6 +165,112 @@ def test_table_key_keeps_what_matters():
     assert table_key("L=3 P1=4") != table_key("L=4 P1=3")
     assert table_key("L=3 P1=4") != table_key("L=3 P1=4 TO=P1")
     assert table_key("L=3 P1=4 P2=5 TABLE=6@P1 TO=L") != table_key("L=3 P1=4 P2=5 TABLE=6@P2 TO=L")
+
+
+def test_table_key_keeps_only_the_order_when_nobody_can_chain():
+    # gaps do not matter, nor where the ranks are: the 2 is a rank like any other
+    assert table_key("L=3 P1=4") == table_key("L=3 P1=5") == table_key("L=9 P1=2")
+    # a run of ranks one player holds alone is one entry, whatever the order of its counts
+    assert table_key("L=344 P1=5") == table_key("L=334 P1=5") == table_key("L=3TT P1=A")
+    assert table_key("L=AA2 P1=3 P2=4") == table_key("L=A22 P1=3 P2=4")
+    # ... but not across another player's card, nor across the table play's rank
+    assert table_key("L=35 P1=4") != table_key("L=34 P1=5")
+    assert table_key("L=355 P1=K TABLE=4@P1 TO=L") != table_key("L=335 P1=K TABLE=4@P1 TO=L")
+    assert table_key("L=35 P1=K TABLE=4@P1 TO=L") == table_key("L=36 P1=K TABLE=5@P1 TO=L")
+    assert table_key("L=35 P1=K TABLE=4@P1 TO=L") != table_key("L=35 P1=K TABLE=6@P1 TO=L")
+    # the jokers keep their own places
+    assert table_key("L=3B P1=4") != table_key("L=3R P1=4")
+    # a chain possible is another key altogether
+    assert table_key("L=34567 P1=9") != table_key("L=34579 P1=9")
+
+
+CHAIN_KINDS = {"chain", "pair-chain", "plane", "plane+singles", "plane+pairs"}
+NAMES = ("L", "P1", "P2")
+
+
+def chains_possible(hands):
+    return any(p[1] in CHAIN_KINDS for h in hands for p in ref.plays(h))
+
+
+def relabel(rng, hands, table):
+    """A position nobody can tell from ``hands`` (with a single, pair, trio or bomb on
+    the table) when no one can form a chain: the ranks 3..2 that matter (those held and
+    the table play's) moved to other places in the same order, and the counts within
+    each run of them that one player holds alone shuffled. None if it is no such one."""
+    t = table[2] if table else None
+    points = [r for r in range(13) if r == t or any(h[r] for h in hands)]
+    places = sorted(rng.sample(range(13), len(points)))
+    new = [[0] * 13 for _ in hands]
+    alone = [  # the one player holding the rank, if only one does
+        None
+        if r == t
+        else next(p for p, h in enumerate(hands) if h[r] == sum(x[r] for x in hands))
+        if sum(bool(h[r]) for h in hands) == 1
+        else None
+        for r in points
+    ]
+    k = 0
+    while k < len(points):
+        end = k + 1
+        while end < len(points) and alone[k] is not None and alone[end] == alone[k]:
+            end += 1
+        counts = [[h[points[i]] for h in hands] for i in range(k, end)]
+        if alone[k] is not None:
+            rng.shuffle(counts)
+        for i, c in zip(range(k, end), counts, strict=True):
+            for p, h in enumerate(new):
+                h[places[i]] = c[p]
+        k = end
+    out = [tuple(h) + tuple(old[13:]) for h, old in zip(new, hands, strict=True)]
+    if table is None:
+        return out, None
+    moved = [0] * 15
+    moved[places[points.index(t)]] = table[0][t]
+    return out, tuple(moved)
+
+
+def test_positions_that_differ_only_in_the_order_of_ranks_share_key_and_value():
+    """The reference minimax (which knows nothing of keys) gives positions related by
+    :func:`relabel` the same value, and the table gives them the same key."""
+    rng = random.Random(11)
+    done = 0
+    while done < 80:
+        players = rng.choice([2, 3])
+        sizes = [rng.randint(2, 6 if players == 2 else 4) for _ in range(players)]
+        *hands, extra = random_split(rng, (*sizes, 4))
+        if chains_possible(hands):
+            continue
+        to_move = rng.randrange(players)
+        table = owner = None
+        if rng.random() < 0.5:
+            simple = [
+                p
+                for p in ref.plays(extra)
+                if p[1] in ("single", "pair", "trio", "bomb") and p[2] <= 12
+            ]
+            if not simple:
+                continue
+            table = rng.choice(sorted(simple))
+            owner = rng.choice([p for p in range(players) if p != to_move])
+        other, moved = relabel(rng, hands, table)
+        if chains_possible(other):  # ranks moved next to each other
+            continue
+        tables = (None if table is None else table[0], moved)
+        specs = []
+        for hs, cards in zip((hands, other), tables, strict=True):
+            spec = " ".join(f"{n}={format_hand(h)}" for n, h in zip(NAMES, hs, strict=False))
+            spec += f" TO={NAMES[to_move]}"
+            if cards is not None:
+                spec += f" TABLE={format_hand(cards)}@{NAMES[owner]}"
+            specs.append(spec)
+        assert table_key(specs[0]) == table_key(specs[1]), specs
+        plays = (table, None if moved is None else ref.readings(moved)[0])
+        pairs = zip((hands, other), plays, strict=True)
+        values = {ref.minimax(hs, to_move, tab, owner) for hs, tab in pairs}
+        assert len(values) == 1, specs
+        want = WIN if values.pop() else LOSS
+        assert Searcher(memory_mb=1).value(parse_position(specs[1])) == want, specs
+        done += 1
 
 
 def test_widened_gaps_share_key_and_value():
