@@ -256,7 +256,8 @@ def solve(
 @click.option(
     "--question",
     type=click.Choice(["spring", "win"]),
-    help="Ask this question of every puzzle instead of its own (contest cases are springs).",
+    help="Ask this question of every puzzle instead of its own (contest cases are springs; "
+    "deal files always get their double-dummy table).",
 )
 @click.option("--all-moves", is_flag=True, help="For win questions, list the winning first moves.")
 @click.option(
@@ -279,21 +280,23 @@ def batch(
     time_limit: float | None,
     max_memory: float,
 ) -> None:
-    """Solve contest files, puzzle files and folders of them (or `landlord deal` output
-    on stdin, as -), writing one JSON line per item as soon as it is solved: id,
-    question, answer, line, seconds (or id and error for a bad item).
+    """Solve contest files, puzzle files, deal files and folders of them (or `landlord
+    deal` output on stdin, as -), writing one JSON line per item as soon as it is
+    solved: id, question, answer, line, seconds; for a deal of a [[deal]] file, id and
+    what `landlord analyze --json` prints (name, deal, seats); id and error for a bad
+    item.
 
     An item's id is its source, named from the folder of --out, and its number there
-    (deals.in#12, set.toml#3, <stdin>#5), so that --resume can finish an interrupted
-    run, trying failed items again and dropping repeated lines: every item ends up in
-    the output exactly once. A run holds --out (a lock) as long as it lasts, so a second
-    run on the same file is refused; a device or a pipe as --out is just written to.
-    --workers is capped to the cores this process may use and to the run's tasks (a
-    note says so when it cuts a request).
+    (deals.in#12, set.toml#3, open.toml#2, <stdin>#5), so that --resume can finish an
+    interrupted run, trying failed items again and dropping repeated lines: every item
+    ends up in the output exactly once. A run holds --out (a lock) as long as it lasts,
+    so a second run on the same file is refused; a device or a pipe as --out is just
+    written to. --workers is capped to the cores this process may use and to the run's
+    tasks (a note says so when it cuts a request).
 
     A summary goes to stderr at the end. Exits 2 when some item was bad (the others are
     still solved), 1 when an answer differs from a puzzle's expected one or when --out
-    is held by another run, 3 when a limit left some answer unknown.
+    is held by another run, 3 when a limit left some answer (or a deal's seat) unknown.
     """
     import contextlib
 
@@ -368,7 +371,7 @@ def batch(
         sys.exit(2)
     if counts["mismatch"]:
         sys.exit(1)
-    if counts["unknown"]:
+    if counts["unknown"] or counts["seat_unknown"]:
         sys.exit(3)
 
 
@@ -646,6 +649,18 @@ def _count(*decls: str, default: int, least: int, text: str):  # noqa: ANN202 (a
     return click.option(*decls, type=kind, default=default, show_default=True, help=text)
 
 
+def _sizes(ctx: click.Context, param: click.Parameter, value: str | None) -> list[int] | None:
+    """``--sizes 26,32``: card counts, each a number."""
+    if value is None:
+        return None
+    try:
+        return [int(part) for part in value.split(",")]
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not card counts such as 26,32", ctx, param
+        ) from None
+
+
 @main.command(short_help="Run the standard benchmark suite.")
 @_count("--deals", default=20_000, least=1, text="Deals in each spring set.")
 @_count("--random", "positions", default=5, least=0, text="Positions in each random endgame set.")
@@ -656,20 +671,86 @@ def _count(*decls: str, default: int, least: int, text: str):  # noqa: ANN202 (a
     default=60,
     show_default=True,
     metavar="SECONDS",
-    help="Stop a random endgame after this long (its answer is then unknown).",
+    help="Stop a random endgame (or growth position) after this long (its answer is then unknown).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
-def bench(deals: int, positions: int, time_limit: float, as_json: bool) -> None:
+@click.option(
+    "--growth",
+    is_flag=True,
+    help="Run the growth suite instead (minutes): 8 three-player positions of each size "
+    "from 26 cards to whole deals, compared with the growth list, and a table of how the "
+    "search's cost grows.",
+)
+@click.option(
+    "--sizes",
+    callback=_sizes,
+    metavar="CARDS,...",
+    help="With --growth: only the sets of these card counts (26, 32, 38, 44, 50; 54 is "
+    "whole deals).",
+)
+@click.option(
+    "--node-limit",
+    type=click.IntRange(min=1, max=10**15),
+    default=200_000_000,  # solver.bench.GROWTH_NODE_LIMIT
+    show_default=True,
+    metavar="NODES",
+    help="With --growth: stop a position after this many nodes.",
+)
+@click.option(
+    "--record",
+    is_flag=True,
+    help="With --growth: solve under the node limit alone (not the clock, so that the "
+    "figures are the same on every machine) and write the answers and nodes into the "
+    "growth list, keeping the sets not run.",
+)
+@click.option(
+    "--growth-list",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With --growth: the growth list to compare with, or to --record into "
+    "[default: the bundled solver/growth_list.txt].",
+)
+@click.pass_context
+def bench(
+    ctx: click.Context,
+    deals: int,
+    positions: int,
+    time_limit: float,
+    as_json: bool,
+    growth: bool,
+    sizes: list[int] | None,
+    node_limit: int,
+    record: bool,
+    growth_list: Path | None,
+) -> None:
     """Run the standard benchmark suite on one core: the bench list (its total node count
     is the bench signature), fixed-seed spring deal sets and random endgames. Prints
     per-case times and throughput.
 
     Exits 1 when a bench list position's answer or node count is not the listed one,
     naming each such position with what was expected and what was got.
+
+    With --growth, runs the growth suite instead: each position's row as it is solved,
+    then the table (cards in play, answered within the limits, median and worst time,
+    median nodes, total time). Exits 1 when a position's answer or nodes differ from the
+    growth list; one listed unknown that now answers is an improvement.
     """
+    given = {
+        name
+        for name in ("deals", "positions", "time_limit", "sizes", "node_limit", "record")
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    } | ({"growth_list"} if growth_list else set())
+    if growth and given & {"deals", "positions"}:
+        raise click.UsageError("--deals and --random are for the standard suite, not --growth")
+    if record and "time_limit" in given:
+        raise click.UsageError("--record solves under the node limit alone: no --time-limit")
+    if not growth and given - {"deals", "positions", "time_limit"}:
+        raise click.UsageError("--sizes, --node-limit, --record and --growth-list need --growth")
     _compile_notice("spring", "search")
     from solver import bench as suite
 
+    if growth:
+        _bench_growth(sizes, node_limit, time_limit, record, growth_list, as_json)
+        return
     report = suite.run_suite(_searcher(64, None), _searcher(64, time_limit), deals, positions)
     if as_json:
         click.echo(json.dumps(report.as_json()))
@@ -692,14 +773,81 @@ def bench(deals: int, positions: int, time_limit: float, as_json: bool) -> None:
     if differ:
         if not as_json:
             click.echo(f"expected signature: {report.expected_signature:,} nodes")
-            click.echo(f"{len(differ)} of {len(report.listed)} positions differ from the list:")
-            click.echo(f"  {'case':<6} {'expected':<16} got")
-            for r in differ:
-                want = f"{r.expected_answer} {r.expected_nodes:,}"
-                wrong = "  WRONG ANSWER" if r.answer != r.expected_answer else ""
-                click.echo(f"  {r.case:<6} {want:<16} {r.answer} {r.nodes:,}{wrong}")
+            _print_differences(differ, len(report.listed))
         names = ", ".join(r.case for r in differ)
         raise click.ClickException(f"the bench list differs at {names} (solver/bench_list.txt)")
+
+
+def _print_differences(differ: list[Any], listed: int) -> None:
+    """The positions that differ from their list, perft style: expected, then got."""
+    click.echo(f"{len(differ)} of {listed} positions differ from the list:")
+    click.echo(f"  {'case':<6} {'expected':<16} got")
+    for r in differ:
+        want = f"{r.expected_answer} {r.expected_nodes:,}"
+        wrong = "  WRONG ANSWER" if r.verdict == "wrong answer" else ""
+        click.echo(f"  {r.case:<6} {want:<16} {r.answer} {r.nodes:,}{wrong}")
+
+
+def _bench_growth(
+    sizes: list[int] | None,
+    node_limit: int,
+    time_limit: float,
+    record: bool,
+    path: Path | None,
+    as_json: bool,
+) -> None:
+    """``landlord bench --growth``: run (or --record) the growth suite, print its rows as
+    they come and then its table, and fail on a difference from the growth list."""
+    from solver import bench as suite
+
+    try:
+        sets = suite.growth_sets(sizes)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--sizes") from None
+    path = path or suite.default_growth_list()
+    if record:
+        listed, rows = suite.GrowthList(), suite.record_growth(path, sets, node_limit)
+        limit: float | None = None
+    else:
+        if not path.exists():
+            raise InputError(f"no growth list at {path}: write one with --record")
+        listed = suite.read_growth_list(path)
+        suite.check_positions(listed, sets, str(path))
+        rows, limit = suite.run_growth(sets, listed, node_limit, time_limit), time_limit
+    done = []
+    if not as_json:
+        click.echo(f"{'set':<5} {'case':<7} {'answer':<8} {'nodes':>13} {'seconds':>9}  listed")
+    for r in rows:  # solved one by one: a whole run takes minutes
+        done.append(r)
+        if not as_json:
+            verdict = {"": "-", "wrong answer": "WRONG ANSWER"}.get(r.verdict, r.verdict)
+            row = f"{r.suite:<5} {r.case:<7} {r.answer:<8} {r.nodes:>13,} {r.seconds:>9.3f}"
+            click.echo(f"{row}  {verdict}")
+    report = suite.GrowthReport(done, sets, node_limit, limit)
+    if as_json:
+        click.echo(json.dumps(report.as_json()))
+    else:
+        click.echo(suite.GrowthLine.HEADER)
+        for line in report.lines():
+            click.echo(line.text())
+        clock = f" and {limit:g} s" if limit else ""
+        click.echo(f"limits: {node_limit:,} nodes{clock} a position (>: stopped, at least this)")
+        click.echo(f"search speed: {report.nodes_per_second:,.0f} nodes/s")
+        if record:
+            names = ", ".join(s.name for s in sets)
+            click.echo(f"recorded {len(done)} positions ({names}) in {path}")
+        for r in report.having("newly answered"):
+            click.echo(f"{r.case}: listed unknown, now {r.answer} in {r.nodes:,} nodes (improved)")
+        for r in report.having("not compared"):
+            click.echo(
+                f"{r.case}: stopped by the {r.stopped} before the listed {r.expected_nodes:,} "
+                "nodes: not compared"
+            )
+        if report.differences:
+            _print_differences(report.differences, sum(bool(r.verdict) for r in done))
+    if report.differences:
+        names = ", ".join(r.case for r in report.differences)
+        raise click.ClickException(f"the growth list differs at {names} ({path})")
 
 
 @main.command(short_help="Check a contestant's output.")

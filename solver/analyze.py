@@ -15,6 +15,7 @@ from typing import Any
 
 from .deals import Deal
 from .endgame import solve_win
+from .rules import CLASSIC, RuleSet
 from .search import DEFAULT_MEMORY_MB, Searcher, make_position
 
 
@@ -58,15 +59,27 @@ class DealResult:
         }
 
 
-def analyze_seat(searcher: Searcher, deal: Deal, seat: int) -> SeatResult:
-    """Seat ``seat`` (1, 2 or 3) as landlord, leading: does he win?"""
+def analyze_seat(searcher: Searcher, deal: Deal, seat: int, rules: RuleSet = CLASSIC) -> SeatResult:
+    """Seat ``seat`` (1, 2 or 3) as landlord, leading: does he win (under ``rules``, so
+    that ``landlord batch --ban`` asks the same of deals as of puzzles)?"""
     start = time.perf_counter()
-    result = solve_win(searcher, make_position(deal.landlord_hands(seat - 1)))
+    result = solve_win(searcher, make_position(deal.landlord_hands(seat - 1), rules=rules))
     move = result.line[0].text if result.answer and result.line else None
     stats = result.stats
     return SeatResult(
         seat, result.answer, move, stats.nodes, time.perf_counter() - start, stats.aborted
     )
+
+
+def analyze_deal(searcher: Searcher, deal: Deal, rules: RuleSet = CLASSIC) -> DealResult:
+    """A deal's table, its seats one after another on ``searcher``."""
+    return DealResult(deal, tuple(analyze_seat(searcher, deal, s, rules) for s in (1, 2, 3)))
+
+
+def load_search(searcher: Searcher) -> None:
+    """Load (or compile) the search kernels with a trivial question, so that no seat's
+    time includes it."""
+    solve_win(searcher, make_position([(1,) + (0,) * 14, (0, 1) + (0,) * 13]))
 
 
 _worker: dict[str, Searcher] = {}
@@ -90,10 +103,10 @@ def analyze(
     """The table of each deal, in order; with ``workers`` > 1 the seats of the deals run
     in that many processes (each with a ``memory_mb`` table), a few deals ahead."""
     searcher = Searcher(memory_mb if workers <= 1 else 1, time_limit)
-    solve_win(searcher, make_position([(1,) + (0,) * 14, (0, 1) + (0,) * 13]))  # loaded once
+    load_search(searcher)
     if workers <= 1:
         for deal in deals:
-            yield DealResult(deal, tuple(analyze_seat(searcher, deal, s) for s in (1, 2, 3)))
+            yield analyze_deal(searcher, deal)
         return
     import concurrent.futures as cf
     import multiprocessing as mp

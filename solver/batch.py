@@ -1,12 +1,12 @@
-"""Batch runs: contest cases and puzzles by the thousand, solved in parallel, streamed to
-JSON lines.
+"""Batch runs: contest cases, puzzles and deals by the thousand, solved in parallel,
+streamed to JSON lines.
 
 Items (named as :mod:`solver.sources` says) travel in tasks, thousands of few-µs spring
-cases or a few puzzles, so that a pool's cost per task is spread thin. A task returns
-its finished JSON lines, already encoded, and the one parent process writes and flushes
-them as soon as the task is done: a killed run loses only the tasks in flight. Memory
-stays flat: contest files are read a task's cases at a time, and a bounded number of
-tasks is in flight (see :mod:`solver.engines`).
+cases, a few puzzles or one deal (three searches), so that a pool's cost per task is
+spread thin. A task returns its finished JSON lines, already encoded, and the one parent
+process writes and flushes them as soon as the task is done: a killed run loses only the
+tasks in flight. Memory stays flat: contest files are read a task's cases at a time, and
+a bounded number of tasks is in flight (see :mod:`solver.engines`).
 """
 
 from __future__ import annotations
@@ -16,23 +16,25 @@ import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import IO
+from typing import IO, TypeVar
 
 import numpy as np
 
+from .analyze import analyze_deal, load_search
 from .api import Solver
 from .cards import format_hand
 from .contest import contest_chunks
+from .deals import Deal
 from .engines import Engine
-from .errors import InputFileError, LandlordError, OutputError
+from .errors import InputFileError, LandlordError, OutputError, quoted
 from .progress import Progress, Summary
 from .puzzles import Puzzle
 from .resume import NOTHING, Finished, empty
 from .rules import CLASSIC
-from .search import DEFAULT_MEMORY_MB
+from .search import DEFAULT_MEMORY_MB, Searcher
 from .sources import Source
 from .spring import spring_line, workspace
 
@@ -46,20 +48,22 @@ class Settings:
     """How every item of a run is solved (the same in every worker)."""
 
     question: str | None = None  # overrides each puzzle's question; contest cases are springs
-    bans: tuple[str, ...] = ()
+    bans: tuple[str, ...] = ()  # for every item (a deal's seats too)
     memory_mb: float = DEFAULT_MEMORY_MB
-    time_limit: float | None = None
+    time_limit: float | None = None  # of each search: each seat of a deal
     all_moves: bool = False
 
 
 @dataclass
 class Task:
-    """Items of one source sent to a worker: contest deals or puzzles, with their numbers."""
+    """Items of one source sent to a worker: contest deals, puzzles or deals before the
+    auction, with their numbers."""
 
     source: str
     numbers: np.ndarray  # 1-based item numbers in the source
     deals: np.ndarray | None = None  # (n, 3, 15) uint8 rank counts
     puzzles: tuple[Puzzle, ...] = ()
+    open_deals: tuple[Deal, ...] = ()  # each answered with its double-dummy table
 
 
 @dataclass
@@ -81,7 +85,7 @@ def error_result(item: str, message: str, dropped: int = 0) -> TaskResult:
 
 class Plan:
     """The tasks of a run, skipping the items already finished: a contest file's made as
-    it is read, a puzzle file's (its puzzles are in memory already) up front."""
+    it is read, a puzzle or deal file's (its items are in memory already) up front."""
 
     def __init__(
         self, sources: list[Source], settings: Settings, finished: dict[str, Finished]
@@ -91,8 +95,10 @@ class Plan:
         self.finished = finished
         self.skipped = 0  # items skipped so far because they were finished
         self.total = sum(max(s.total - len(finished.get(s.name, NOTHING)), 0) for s in sources)
-        self._puzzle_work = {
-            s.name: list(self._puzzle_tasks(s)) for s in sources if s.puzzles is not None
+        self._listed_work = {
+            s.name: list(self._puzzle_tasks(s) if s.puzzles is not None else self._deal_tasks(s))
+            for s in sources
+            if s.listed
         }
 
     def tasks(self) -> Iterator[Task | TaskResult]:
@@ -100,27 +106,41 @@ class Plan:
         for src in self.sources:
             if src.error is not None:
                 yield error_result(src.name, src.error)
-            elif src.puzzles is not None:
-                yield from self._puzzle_work[src.name]
+            elif src.listed:
+                yield from self._listed_work[src.name]
             else:
                 yield from self._case_tasks(src)
 
     def max_tasks(self) -> int:
         """At most how many tasks :meth:`tasks` gives (a pool needs no more workers)."""
-        count = sum(isinstance(t, Task) for work in self._puzzle_work.values() for t in work)
+        count = sum(isinstance(t, Task) for work in self._listed_work.values() for t in work)
         for src in self.sources:
-            if src.error is None and src.puzzles is None:
+            if src.error is None and not src.listed:
                 left = src.total - len(self.finished.get(src.name, NOTHING))
                 count += min(-(-src.total // TASK_CASES), max(left, 0))
         return count
 
     def needs_search(self) -> bool:
-        """Whether any item asks the win question (so workers should load the search)."""
+        """Whether any item searches: a win puzzle or a deal (so workers should load the
+        search)."""
+        return self.asks_win() or self.has_deals()
+
+    def asks_win(self) -> bool:
+        """Whether any puzzle asks the win question (so workers need a puzzle solver's
+        search table)."""
         question = self.settings.question
         return any(
             isinstance(p, Puzzle) and (question or p.question) == "win"
             for s in self.sources
             for p in s.puzzles or ()
+        )
+
+    def has_deals(self) -> bool:
+        """Whether any deal is to be solved (so workers need a deal searcher's table)."""
+        return any(
+            isinstance(t, Task) and t.open_deals
+            for work in self._listed_work.values()
+            for t in work
         )
 
     def _case_tasks(self, src: Source) -> Iterator[Task | TaskResult]:
@@ -167,19 +187,34 @@ class Plan:
         if numbers:
             yield Task(src.name, np.array(numbers, np.int64), puzzles=tuple(puzzles))
 
+    def _deal_tasks(self, src: Source) -> Iterator[Task | TaskResult]:
+        """A task a deal: its three searches weigh at least as much as a win puzzle."""
+        assert src.open_deals is not None
+        done = self.finished.get(src.name, NOTHING)
+        for k, item in enumerate(src.open_deals, 1):
+            if k in done:
+                self.skipped += 1
+            elif isinstance(item, InputFileError):
+                yield error_result(f"{src.name}#{k}", str(item))
+            else:
+                yield Task(src.name, np.array([k], np.int64), open_deals=(item,))
+
 
 # -- solving (in the workers) ------------------------------------------------------------
 
 
 class WorkerState:
-    """One worker thread's buffers: the spring workspace and rule array, and a puzzle
-    solver (with its search table), made when a puzzle first needs it."""
+    """One worker thread's buffers: the spring workspace and rule array, a puzzle solver
+    (with its search table) and a deal searcher (with its own), each made when an item
+    first needs it."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.rules = CLASSIC.with_bans(settings.bans).array()
+        self.rule_set = CLASSIC.with_bans(settings.bans)
+        self.rules = self.rule_set.array()
         self.ws = workspace()
         self._solver: Solver | None = None
+        self._searcher: Searcher | None = None
 
     @property
     def solver(self) -> Solver:
@@ -188,6 +223,15 @@ class WorkerState:
             s = self.settings
             self._solver = Solver(s.memory_mb, s.time_limit, s.all_moves)
         return self._solver
+
+    @property
+    def searcher(self) -> Searcher:
+        """The deals' searcher (its kernels loaded), with the run's limits."""
+        if self._searcher is None:
+            searcher = Searcher(self.settings.memory_mb, self.settings.time_limit)
+            load_search(searcher)
+            self._searcher = searcher
+        return self._searcher
 
 
 _local = threading.local()  # one state per worker thread (Dask may run tasks in threads)
@@ -211,19 +255,24 @@ def prepare(plan: Plan) -> None:
     """
     state = worker_state(plan.settings)
     spring_line(np.eye(3, 15, dtype=np.int64), state.rules, state.ws)
-    if plan.needs_search():
+    if plan.asks_win():
         state.solver.prepare("win")
+    if plan.has_deals():
+        state.searcher  # noqa: B018 (made and loaded here, before the fork)
     gc.freeze()
 
 
 def run_task(task: Task, settings: Settings) -> TaskResult:
-    """Solve a task's items: one JSON line each (id, question, answer, line, seconds)."""
+    """Solve a task's items: one JSON line each (id, question, answer, line, seconds; a
+    deal's id, name, deal and seats)."""
     state = worker_state(settings)
     lines: list[str] = []
     times: list[float] = []
     counts: Counter[str] = Counter()
     if task.deals is not None:
         _solve_deals(task, state, lines, times, counts)
+    elif task.open_deals:
+        _solve_open_deals(task, state, lines, times, counts)
     else:
         _solve_puzzles(task, state, lines, times, counts)
     data = "".join(line + "\n" for line in lines).encode()
@@ -258,6 +307,30 @@ def _solve_deals(
     counts.update(yes=yes, no=no)
 
 
+T = TypeVar("T")
+
+
+def _attempt(
+    solve: Callable[[], T],
+    item: str,
+    where: str,
+    state: WorkerState,
+    lines: list[str],
+    counts: Counter[str],
+) -> T | None:
+    """``solve()``; or, when the item is bad or the table does not fit in memory, None
+    and the item's error line."""
+    try:
+        return solve()
+    except LandlordError as e:
+        message = f"{where}: {e}"
+    except MemoryError:
+        message = f"{where}: not enough memory for a {state.settings.memory_mb:g} MB table"
+    lines.append(json.dumps({"id": item, "error": message}))
+    counts["error"] += 1
+    return None
+
+
 def _solve_puzzles(
     task: Task, state: WorkerState, lines: list[str], times: list[float], counts: Counter[str]
 ) -> None:
@@ -266,21 +339,45 @@ def _solve_puzzles(
     for k, puzzle in zip(task.numbers.tolist(), task.puzzles, strict=True):
         item = f"{task.source}#{k}"
         where = puzzle.where
-        try:
-            sol = state.solver.solve(puzzle, settings.question)
-        except LandlordError as e:
-            lines.append(json.dumps({"id": item, "error": f"{where}: {e}"}))
-            counts["error"] += 1
-            continue
-        except MemoryError:
-            message = f"{where}: not enough memory for a {settings.memory_mb:g} MB table"
-            lines.append(json.dumps({"id": item, "error": message}))
-            counts["error"] += 1
+        sol = _attempt(
+            partial(state.solver.solve, puzzle, settings.question),
+            item,
+            where,
+            state,
+            lines,
+            counts,
+        )
+        if sol is None:
             continue
         times.append(sol.seconds)
         counts[ANSWER_NAMES[sol.answer]] += 1
         counts["mismatch"] += sol.mismatch
         lines.append(json.dumps({"id": item, **sol.as_json()}))
+
+
+def _solve_open_deals(
+    task: Task, state: WorkerState, lines: list[str], times: list[float], counts: Counter[str]
+) -> None:
+    """Deals before the auction, through the analyze code: the same JSON objects as
+    ``landlord analyze --json``. Counted by deal and by seat (``seat_yes``, ...), apart
+    from the answers of puzzles and cases; a deal's time is its three seats'."""
+    for k, deal in zip(task.numbers.tolist(), task.open_deals, strict=True):
+        item = f"{task.source}#{k}"
+        where = f"{deal.file}, line {deal.line}, deal {quoted(deal.name)}"
+        result = _attempt(
+            partial(analyze_deal, state.searcher, deal, state.rule_set),
+            item,
+            where,
+            state,
+            lines,
+            counts,
+        )
+        if result is None:
+            continue
+        times.append(sum(s.seconds for s in result.seats))
+        counts["deals"] += 1
+        counts.update(f"seat_{ANSWER_NAMES[s.answer]}" for s in result.seats)
+        lines.append(json.dumps({"id": item, **result.as_json()}))
 
 
 # -- running -----------------------------------------------------------------------------

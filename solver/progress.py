@@ -105,7 +105,7 @@ class Progress:
 
 @dataclass
 class Summary:
-    """What a run did: counts by outcome, throughput and time per item."""
+    """What a run did: counts by outcome (a deal's by seat), throughput and time per item."""
 
     counts: Counter[str] = field(default_factory=Counter)
     times: TimeHistogram = field(default_factory=TimeHistogram)
@@ -121,16 +121,34 @@ class Summary:
         self.items += items
 
     def text(self, out_name: str) -> str:
-        """The summary's lines; ``out_name`` is where the skipped items already are."""
+        """The summary's lines; ``out_name`` is where the skipped items already are.
+
+        Contest cases and puzzles are counted by answer; deals, whose one line holds
+        three answers, by seat on a line of their own. A run of deals alone has no
+        answers line: its errors and skips end the deals line instead.
+        """
         c = self.counts
         rate = self.items / self.seconds if self.seconds > 0 else 0.0
         lines = [
             f"{plural(self.items, 'item')} in {duration(self.seconds)} "
-            f"({rate:,.0f} items/s, {plural(self.workers, 'worker')})",
-            f"  answers: {c['yes']:,} yes, {c['no']:,} no, {c['unknown']:,} unknown; "
-            f"{plural(c['error'], 'error')}, {c['mismatch']:,} mismatched"
-            + (f"; {self.skipped:,} skipped (already in {out_name})" if self.skipped else ""),
+            f"({rate:,.0f} items/s, {plural(self.workers, 'worker')})"
         ]
+        skipped = f"; {self.skipped:,} skipped (already in {out_name})" if self.skipped else ""
+        errors = plural(c["error"], "error")
+        deals = c["deals"]
+        answered = c["yes"] + c["no"] + c["unknown"]
+        if answered or not deals:
+            lines.append(
+                f"  answers: {c['yes']:,} yes, {c['no']:,} no, {c['unknown']:,} unknown; "
+                f"{errors}, {c['mismatch']:,} mismatched" + skipped
+            )
+        if deals:
+            seats = c["seat_yes"] + c["seat_no"] + c["seat_unknown"]
+            lines.append(
+                f"  deals: {plural(deals, 'deal')}, {plural(seats, 'seat')} as landlord: "
+                f"{c['seat_yes']:,} win, {c['seat_no']:,} lose, {c['seat_unknown']:,} unknown"
+                + ("" if answered else f"; {errors}" + skipped)
+            )
         if self.times.counts.any():
             p = self.times.percentile
             lines.append(

@@ -1,8 +1,9 @@
 """The inputs of a batch run, and the ids that name their items.
 
 Every item has an id that names its source and its number there (``deals.in#12``, the
-12th case of a contest file; ``set.toml#3``, a puzzle file's third puzzle; ``<stdin>#5``),
-the same from run to run, so that a resumed run can tell what the output already holds.
+12th case of a contest file; ``set.toml#3``, a puzzle file's third puzzle;
+``open.toml#2``, a deal file's second deal; ``<stdin>#5``), the same from run to run, so
+that a resumed run can tell what the output already holds.
 A source is read lazily where it can be: a contest file is only asked for its T here,
 and its cases are read when their turn comes.
 """
@@ -19,8 +20,10 @@ from pathlib import Path
 from typing import IO
 
 from .contest import declared_cases
+from .deals import Deal, load_deals
 from .errors import InputFileError, WholeFileError
-from .puzzles import Puzzle, load_file, load_text
+from .puzzles import Puzzle, load_text
+from .tomlfile import read_toml
 
 STDIN = "<stdin>"
 SNIFF = 1 << 16  # bytes read from a pipe at a time while looking for its first character
@@ -29,15 +32,22 @@ _BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark, as some editors write
 
 @dataclass
 class Source:
-    """One input: a contest file (read when its turn comes), a puzzle file's puzzles,
-    or why it is unusable."""
+    """One input: a contest file (read when its turn comes), a puzzle file's puzzles, a
+    deal file's deals (each a double-dummy table), or why it is unusable."""
 
     name: str  # as ids spell it
     path: str | None = None  # the file, as named
     spool: IO[bytes] | None = None  # a contest input copied from a pipe
     puzzles: list[Puzzle | InputFileError] | None = None
+    open_deals: list[Deal | InputFileError] | None = None  # deals before the auction
     error: str | None = None
     total: int = 1  # items in it: T for a contest file
+
+    @property
+    def listed(self) -> bool:
+        """Whether its items are in memory already (a puzzle or a deal file), so that its
+        tasks can be made up front."""
+        return self.puzzles is not None or self.open_deals is not None
 
     @contextmanager
     def contest(self) -> Iterator[IO[bytes]]:
@@ -54,8 +64,9 @@ class Source:
 def read_sources(inputs: list[str], stdin: IO[bytes], anchor: Path) -> list[Source]:
     """The sources named: files, folders (their ``*.toml`` and ``*.in`` files), ``-``.
 
-    A ``.toml`` file is a puzzle file; any other file is a contest file. Standard input
-    and pipes hold either (``landlord deal`` writes both), told apart by their first
+    A ``.toml`` file is a deal file when it holds ``[[deal]]`` tables, else a puzzle
+    file; any other file is a contest file. Standard input and pipes hold any of them
+    (``landlord deal`` writes all three), a contest input told apart by its first
     character; a contest input from a pipe is copied to a temporary file, so that memory
     stays flat. Ids name files relative to ``anchor`` (see :func:`id_path`).
     """
@@ -108,12 +119,17 @@ def id_path(name: str, anchor: Path) -> str:
 
 
 def _source(name: str, item: str) -> Source:
-    """A named input: a puzzle file, a contest file, or a pipe."""
+    """A named input: a puzzle or deal file, a contest file, or a pipe."""
     if not os.path.isfile(name):
         with open(name, "rb") as stream:
             return _piped(item, stream)
     if name.endswith(".toml"):
-        return replace(_puzzle_source(item, load_file(Path(name))), path=name)
+        path = Path(name)
+        try:
+            raw = path.read_bytes()
+        except OSError as e:
+            return Source(item, error=f"{path}: cannot read: {e.strerror or e}")
+        return replace(_toml_source(item, raw, str(path), path.stem), path=name)
     try:
         with open(name, "rb") as file:
             declared = declared_cases(file, item)
@@ -125,9 +141,9 @@ def _source(name: str, item: str) -> Source:
 
 
 def _piped(item: str, stream: IO[bytes]) -> Source:
-    """An input read from a pipe: a contest input (a digit first, or nothing at all) or
-    a puzzle file. What is read while looking for the first character is spooled, so
-    that any amount of leading whitespace is fine."""
+    """An input read from a pipe: a contest input (a digit first, or nothing at all), or
+    a puzzle or deal file. What is read while looking for the first character is
+    spooled, so that any amount of leading whitespace is fine."""
     spool = tempfile.TemporaryFile()
     block = stream.read(SNIFF)
     spool.write(block)
@@ -140,7 +156,7 @@ def _piped(item: str, stream: IO[bytes]) -> Source:
         spool.seek(0)
         text = spool.read() + stream.read()
         spool.close()
-        return _puzzle_source(item, load_text(text, item, "stdin"))
+        return _toml_source(item, text, item, "stdin")
     shutil.copyfileobj(stream, spool)
     spool.seek(0)
     try:
@@ -151,10 +167,31 @@ def _piped(item: str, stream: IO[bytes]) -> Source:
     return Source(item, spool=spool, total=declared)
 
 
-def _puzzle_source(item: str, puzzles: list[Puzzle | InputFileError]) -> Source:
+def _toml_source(item: str, raw: bytes, source: str, stem: str) -> Source:
+    """A TOML input, ``source`` in messages: its deals if it is a deal file, else its
+    puzzles (a file that is not TOML is reported as a puzzle file would be)."""
+    if is_deal_file(raw):
+        deals = load_deals(raw, source)
+        if len(deals) == 1 and isinstance(deals[0], WholeFileError):
+            return Source(item, error=str(deals[0]))
+        return Source(item, open_deals=deals, total=len(deals))
+    puzzles = load_text(raw, source, stem)
     if len(puzzles) == 1 and isinstance(puzzles[0], WholeFileError):
         return Source(item, error=str(puzzles[0]))
     return Source(item, puzzles=puzzles, total=len(puzzles))
+
+
+def is_deal_file(raw: bytes) -> bool:
+    """Whether a TOML file's bytes are a deal file: a ``deal`` key at the top and no
+    ``puzzle`` one (a puzzle file has no ``deal`` key, so nothing is read both ways).
+    The bytes are parsed only when they mention ``deal`` at all."""
+    if b"deal" not in raw:
+        return False
+    try:
+        doc, _ = read_toml(raw, "", "deal file")
+    except WholeFileError:
+        return False
+    return "deal" in doc and "puzzle" not in doc
 
 
 def refuse_overwrite(out: Path, sources: list[Source]) -> None:
