@@ -11,13 +11,13 @@ landlord's side wins. At each node, in this order:
 
 1. the transposition table (:mod:`solver.table`), keyed on the position in a canonical
    form that positions of the same value share: ranks nobody holds squeezed out, and
-   when nobody can form a chain, only the order of the ranks kept, runs of ranks one
-   player holds alone merged (about half the nodes of the squeeze alone on random
-   positions of 24-44 cards);
+   when nobody can form a chain, only the order of the ranks kept (half the nodes of
+   the squeeze alone on random positions of 16-44 cards);
 2. exact quick wins: the mover can play out his hand in one legal play; or, on a free
    lead, he can play everything with at most one play an opponent can beat (the spring
    search of :mod:`solver.spring` over the moves just generated, against his opponents
-   only: a partner just passes);
+   only: a partner just passes); or he can do so after leading his lowest single or
+   pair and taking the lead back with one no opponent can beat;
 3. the moves, ordered (:mod:`solver.ordering`). A play that the next player cannot beat
    goes straight to the player after him (and on, if he cannot either): a forced pass
    costs no node;
@@ -387,6 +387,8 @@ def _expand(node, base, ctx):
             memo[M_SAFE] = safe_minimum(thr, ws[W_MINR])
         if memo[M_SAFE] and spring_search(hand, n, cards, metas, base, ws) > 0:
             return QUICK_WIN, 0, 0
+        if memo[M_SAFE] and _spring_after_taking_back(hand, node, players, n, base, ctx):
+            return QUICK_WIN, 0, 0
         if players == 2 and size_of(h1 if mover == 0 else h0) == 1:
             # one card left to the opponent: he goes out on any play he can beat, so the
             # spring just tried was the mover's only way to win
@@ -412,6 +414,48 @@ def _expand(node, base, ctx):
     opponents = (1 << (players - 1)) - 1 if mover == 0 else 1 << (players - 1 - mover)
     order_moves(base, n, table == 0, table != 0, partner_owns, opponents, arena, scratch[X_BY_KEY])
     return n, whole_first, whole_second
+
+
+@kernel
+def _spring_after_taking_back(hand, node, players, n, base, ctx):
+    """Whether the mover can lead his lowest single (or pair), take the lead back with a
+    single (pair) above every one his opponents hold if they beat it, and then spring.
+
+    Exact when the opponents hold no bomb or rocket (nothing else beats his top play)
+    and none of them can go out by beating the low one: the spring is then tried on
+    what is left after both plays, which holds either way (if nobody beats the low
+    play, the top one is just one more unbeatable play). ``ws[W_THR]`` holds the
+    opponents' best ranks, ``ws[W_MINR]`` their spring table (see _expand)."""
+    ws = ctx.ws
+    thr = ws[W_THR]
+    if thr[BOMB * 16 + 1] >= 0 or thr[ROCKET * 16 + 1] >= 0:
+        return False
+    if node.mover == 0:
+        fewest = size_of(node.hand1)
+        if players == 3:
+            fewest = min(fewest, size_of(node.hand2))
+    else:
+        fewest = size_of(node.hand0)
+    for width in range(1, 3):
+        if fewest <= width:
+            return False
+        best = thr[width * 16 + 1]  # the opponents' best single (pair), -1 if none
+        low = -1
+        top = -1
+        for r in range(NUM_RANKS):
+            if (hand >> (4 * r)) & 15 >= width:
+                if low < 0:
+                    low = r
+                top = r
+        if low < 0 or top <= best or low >= best or top == low:
+            continue
+        rest = hand - (width << (4 * low)) - (width << (4 * top))
+        if (
+            rest == 0
+            or spring_search(rest, n, ctx.arena[A_CARDS], ctx.arena[A_METAS], base, ws) > 0
+        ):
+            return True
+    return False
 
 
 @kernel

@@ -15,7 +15,6 @@ from collections import namedtuple
 
 import numpy as np
 
-from .cards import ACE
 from .jit import kernel
 from .movegen import size_of
 from .position import UNKNOWN
@@ -25,9 +24,11 @@ E_HAND0, E_HAND1, E_HAND2, E_INFO = range(4)
 ENTRY_WORDS = 4
 ENTRY_BYTES = 8 * ENTRY_WORDS
 BUCKET = 4
-# The info word: the key's info (mover, table owner, table play), then the value, the
-# question's number and the entry's weight (the bit length of the nodes it cost).
-INFO_BITS = 16
+# The info word: the key's info (mover, table owner, table play; then which of its
+# places lie in chain runs, see table_key), then the value, the question's number and
+# the entry's weight (the bit length of the nodes it cost).
+ZONE_SHIFT = 16
+INFO_BITS = ZONE_SHIFT + 12
 VALUE_SHIFT = INFO_BITS
 GENERATION_SHIFT = VALUE_SHIFT + 1
 GENERATION_BITS = 8
@@ -43,9 +44,9 @@ Key = namedtuple("Key", "hand0 hand1 hand2 info bucket")
 
 RANK_BITS = 0x111111111111  # the lowest bit of each rank field 3..A (the ranks of chains)
 CHAIN_RANKS = (1 << 48) - 1  # the fields of ranks 3..A
-ORDER_MARK = 1  # field 0 of an order key's first hand word, which no squeezed key sets
-#: REPEAT[n]: n fields of 1 (times a count: n fields of that count)
-REPEAT = np.array([(16**n - 1) // 15 for n in range(16)], np.int64)
+TWO = 12  # the rank of the 2s
+ALL_RANKS = (1 << 52) - 1  # the fields of ranks 3..2
+RANK_BITS13 = 0x1111111111111  # the lowest bit of each rank field 3..2
 
 
 def new_table(memory_mb: float) -> np.ndarray:
@@ -84,105 +85,78 @@ def _bucket_of(h0, h1, h2, info, cards, entries):
 def table_key(h0, h1, h2, info, entries):
     """The :class:`Key` of a position (``info``: mover | owner << 2 | table play << 4).
 
-    When nobody can form a chain, only the order of the ranks matters
-    (:func:`_order_key`); otherwise the ranks nobody holds are squeezed out
-    (:func:`_squeeze_key`)."""
-    if _chain_free(h0) and _chain_free(h1) and _chain_free(h2):
-        k0, k1, k2, k = _order_key(h0, h1, h2, info)
-    else:
-        k0, k1, k2, k = _squeeze_key(h0, h1, h2, info)
+    What decides a position's value is the counts of each rank in each hand, the order
+    of the ranks, and, only where some player could ever form a chain (hands only
+    shrink: within his runs of five or more singles, three or more pairs, two or more
+    trios), which ranks are next to each other. So the ranks nobody holds are dropped,
+    but for the table play's rank, which keeps a place of its own, and an empty rank
+    just above such a run, which keeps it from running on into the next rank 3..A held; the
+    2s come right after the highest rank kept and the jokers keep their own fields. The
+    info word carries which of the places kept are in such runs. Positions with the
+    same key have plays that correspond one to one and beat each other alike, so the
+    same value. (Measured on random positions of 16-44 cards: half the nodes of a key
+    that only squeezes out the ranks nobody holds.)
+    """
+    zone = _chain_ranks(h0) | _chain_ranks(h1) | _chain_ranks(h2)
+    table = info >> 4
+    t = (table >> 4) & 15 if table else 15
+    held = (h0 | h1 | h2) & ALL_RANKS
+    points = (held | (held >> 1) | (held >> 2)) & RANK_BITS13  # counts are at most 4
+    below_top = points & RANK_BITS  # the fields up to the highest chain rank held
+    below_top |= below_top >> 4
+    below_top |= below_top >> 8
+    below_top |= below_top >> 16
+    below_top |= below_top >> 32
+    points |= (zone << 4) & below_top  # the rank above a run, if a chain rank held is above
+    if t <= TWO:
+        points |= 1 << (4 * t)
+    low = points & RANK_BITS
+    kept = _gather(low)
+    x0, x1, x2, z = h0 & CHAIN_RANKS, h1 & CHAIN_RANKS, h2 & CHAIN_RANKS, zone
+    for step in range(4):
+        fields = SQUEEZE[kept, step]
+        shift = 4 << step
+        t0, t1, t2, tz = x0 & fields, x1 & fields, x2 & fields, z & fields
+        x0 = (x0 ^ t0) | (t0 >> shift)
+        x1 = (x1 ^ t1) | (t1 >> shift)
+        x2 = (x2 ^ t2) | (t2 >> shift)
+        z = (z ^ tz) | (tz >> shift)
+    if points >> (4 * TWO):  # the 2s go right after the ranks below them
+        at = 4 * (((low * RANK_BITS) >> 44) & 15)
+        x0 |= ((h0 >> (4 * TWO)) & 15) << at
+        x1 |= ((h1 >> (4 * TWO)) & 15) << at
+        x2 |= ((h2 >> (4 * TWO)) & 15) << at
+    k0 = x0 | (h0 >> 52) << 52
+    k1 = x1 | (h1 >> 52) << 52
+    k2 = x2 | (h2 >> 52) << 52
+    if t <= TWO:
+        below = points & ((1 << (4 * t)) - 1)  # fields 0..11 only
+        place = ((below * RANK_BITS) >> 44) & 15
+        info = (info & 15) | ((table & ~0xF0) | place << 4) << 4
+    k = info | _gather(z) << ZONE_SHIFT
     return Key(k0, k1, k2, k, _bucket_of(k0, k1, k2, k, size_of(h0 + h1 + h2), entries))
 
 
 @kernel
-def _chain_free(h):
-    """Whether the hand can form no chain of any kind: no five consecutive ranks 3..A
-    held, no three consecutive pairs, no two consecutive trios. Hands only shrink, so a
-    chain-free hand stays so."""
+def _chain_ranks(h):
+    """The ranks 3..A (one bit a field) of every chain the hand could ever form: its
+    runs of five or more singles, three or more pairs, two or more trios."""
     m1 = (h | (h >> 1) | (h >> 2)) & RANK_BITS
-    if m1 & (m1 >> 4) & (m1 >> 8) & (m1 >> 12) & (m1 >> 16):
-        return False
     m2 = ((h >> 1) | (h >> 2)) & RANK_BITS
-    if m2 & (m2 >> 4) & (m2 >> 8):
-        return False
     m3 = ((h >> 2) | ((h >> 1) & h)) & RANK_BITS
-    return (m3 & (m3 >> 4)) == 0
+    w1 = m1 & (m1 >> 4) & (m1 >> 8) & (m1 >> 12) & (m1 >> 16)  # where a run of 5 starts
+    w2 = m2 & (m2 >> 4) & (m2 >> 8)
+    w3 = m3 & (m3 >> 4)
+    return w1 | w1 << 4 | w1 << 8 | w1 << 12 | w1 << 16 | w2 | w2 << 4 | w2 << 8 | w3 | w3 << 4
 
 
 @kernel
-def _order_key(h0, h1, h2, info):
-    """The key of a position in which nobody can form a chain.
-
-    Then a play's kind depends only on the counts of its ranks and the 2 is a rank like
-    any other, so only the order of the ranks 3..2 matters: they are listed in order
-    without gaps. Within a run of ranks that one player holds alone (no one else's card
-    between them, nor the table play's rank) not even the order matters, for a player's
-    plays are never compared with his own: each such run is listed with its counts
-    sorted, highest first. So a player holding 5 and 6 as singles, or a trio of 8 and a
-    single 9 against a single 8 and a trio of 9, are one entry when nobody else holds
-    cards between them. The table play's rank keeps a place of its own (empty if nobody
-    holds it); the jokers keep theirs, in fields 14 and 15.
-    """
-    table = info >> 4
-    t = (table >> 4) & 15 if table else 99
-    k0, k1, k2 = np.int64(ORDER_MARK), np.int64(0), np.int64(0)
-    # typed, not bare literals: _put_run compiles once (tests/test_numba.py)
-    place = np.int64(1)
-    run = np.int64(-1)  # the player of the run being gathered
-    tally = np.int64(0)  # its counts: four bits for each of 1..4
-    t_place = 0
-    x0, x1, x2 = h0, h1, h2
-    for r in range(13):
-        c0, c1, c2 = x0 & 15, x1 & 15, x2 & 15
-        x0, x1, x2 = x0 >> 4, x1 >> 4, x2 >> 4
-        total = c0 + c1 + c2
-        if total == 0 and r != t:
-            continue
-        alone = -1
-        if r != t:
-            alone = 0 if c0 == total else (1 if c1 == total else (2 if c2 == total else -1))
-        if alone != run or alone < 0:
-            if run >= 0:
-                k0, k1, k2, place = _put_run(k0, k1, k2, run, tally, place)
-            run, tally = alone, 0
-        if alone >= 0:
-            tally += 1 << (4 * (total - 1))
-        else:
-            k0 |= c0 << (4 * place)
-            k1 |= c1 << (4 * place)
-            k2 |= c2 << (4 * place)
-            if r == t:
-                t_place = place
-            place += 1
-    if run >= 0:
-        k0, k1, k2, place = _put_run(k0, k1, k2, run, tally, place)
-    k0 |= ((h0 >> 52) & 0xFF) << 56
-    k1 |= ((h1 >> 52) & 0xFF) << 56
-    k2 |= ((h2 >> 52) & 0xFF) << 56
-    if table == 0 or t > 12:
-        return k0, k1, k2, info
-    return k0, k1, k2, (info & 15) | ((table & ~0xF0) | t_place << 4) << 4
-
-
-@kernel
-def _put_run(k0, k1, k2, player, tally, place):
-    """Write a run of one player's ranks (``tally``: how many of each count, four bits
-    each) from field ``place`` on, highest counts first; return the keys and the next
-    free field."""
-    word = 0
-    width = 0
-    for count in range(4, 0, -1):
-        times = (tally >> (4 * (count - 1))) & 15
-        word |= count * REPEAT[times] << (4 * width)  # ``times`` fields of ``count``
-        width += times
-    word <<= 4 * place
-    if player == 0:
-        k0 |= word
-    elif player == 1:
-        k1 |= word
-    else:
-        k2 |= word
-    return k0, k1, k2, place + width
+def _gather(bits):
+    """The lowest bits of the twelve fields 3..A as one 12-bit number."""
+    x = (bits | (bits >> 3)) & 0x030303030303
+    x = (x | (x >> 6)) & 0x000F000F000F
+    x = (x | (x >> 12)) & 0x000000FF000000FF
+    return (x | (x >> 24)) & 0xFFF
 
 
 def _squeeze_masks() -> np.ndarray:
@@ -207,49 +181,6 @@ def _squeeze_masks() -> np.ndarray:
 
 
 SQUEEZE = _squeeze_masks()
-
-
-@kernel
-def _squeeze_key(h0, h1, h2, info):
-    """The key of a position with chains possible: equal for positions that differ only
-    in ranks 3..A that nobody holds, which cannot matter.
-
-    Those ranks are squeezed out of the three hands together, each run of them leaving
-    one empty rank that still breaks chains (a run below the lowest held rank leaves
-    none); the 2 and the jokers keep their places. Plays correspond one to one and beat
-    each other alike, so such positions have the same value. The table play's rank moves
-    to the place of its own rank or of the run it lies in.
-    """
-    held = (h0 | h1 | h2) & CHAIN_RANKS
-    held = (held | (held >> 1) | (held >> 2)) & RANK_BITS  # counts are at most 4
-    keep = held | (~held & (held << 4) & RANK_BITS)  # held ranks and the first of each run
-    kept = (keep | (keep >> 3)) & 0x030303030303  # gather the twelve bits
-    kept = (kept | (kept >> 6)) & 0x000F000F000F
-    kept = (kept | (kept >> 12)) & 0x000000FF000000FF
-    kept = (kept | (kept >> 24)) & 0xFFF
-    x0, x1, x2 = h0 & CHAIN_RANKS, h1 & CHAIN_RANKS, h2 & CHAIN_RANKS
-    for step in range(4):
-        fields = SQUEEZE[kept, step]
-        shift = 4 << step
-        t0, t1, t2 = x0 & fields, x1 & fields, x2 & fields
-        x0 = (x0 ^ t0) | (t0 >> shift)
-        x1 = (x1 ^ t1) | (t1 >> shift)
-        x2 = (x2 ^ t2) | (t2 >> shift)
-    # the chain ranks from field 1 on (field 0 stands for a run below them all), the 2 and
-    # the jokers in fields 13 to 15
-    k0 = x0 << 4 | (h0 >> 48) << 52
-    k1 = x1 << 4 | (h1 >> 48) << 52
-    k2 = x2 << 4 | (h2 >> 48) << 52
-    table = info >> 4
-    if table == 0:
-        return k0, k1, k2, info
-    rank = (table >> 4) & 15
-    if rank > ACE:
-        place = rank + 1
-    else:  # how many kept fields lie at or below it
-        below = keep & ((1 << (4 * rank + 4)) - 1)
-        place = ((below * RANK_BITS) >> 44) & 15
-    return k0, k1, k2, (info & 15) | ((table & ~0xF0) | place << 4) << 4
 
 
 @kernel

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 LETTERS = "3456789TJQKA2BR"
 KINDS = frozenset(
@@ -317,3 +318,37 @@ def count_deck_plays() -> tuple[int, int]:
     deck = (4,) * 13 + (1, 1)
     every = _all_plays(deck, frozenset())
     return len(every), sum(1 for p in every if sum(p[0]) <= 20)
+
+
+def replay(pos: Any, line: Sequence[Any], value: int) -> None:
+    """Check a line with the reference rules alone: every move legal, the game over at the
+    end, and won by the side the answer names. ``pos`` and the steps of ``line`` are the
+    solver's, read through their fields only; ``value`` is 1 when the landlord's side
+    wins, 0 when it loses."""
+    hands = [list(h) for h in pos.hands]
+    table = (
+        None
+        if pos.table is None
+        else (pos.table.cards, pos.table.kind, pos.table.rank, pos.table.length)
+    )
+    owner, mover = pos.owner, pos.to_move
+    bans = pos.rules.bans
+    for k, step in enumerate(line):
+        assert step.player == mover, f"move {k}: expected player {mover}"
+        if step.move is None:
+            assert table is not None, f"move {k}: a pass on a free lead"
+        else:
+            m = step.move
+            play = (m.cards, m.kind, m.rank, m.length)
+            assert play in plays(tuple(hands[mover]), bans), f"move {k}: not a legal play"
+            assert table is None or beats(play, table), f"move {k}: does not beat"
+            hands[mover] = [a - b for a, b in zip(hands[mover], m.cards, strict=True)]
+            table, owner = play, mover
+            if not any(hands[mover]):
+                assert k == len(line) - 1, "the line goes on after the game ended"
+                assert (mover == 0) == (value == 1), "the wrong side went out"
+                return
+        mover = (mover + 1) % len(hands)
+        if table is not None and mover == owner:
+            table = owner = None
+    raise AssertionError("the line ends before the game does")

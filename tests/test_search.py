@@ -6,6 +6,7 @@ import random
 import pytest
 import reference as ref
 from conftest import PUBLISHED, random_split
+from reference import replay
 
 from solver.cards import format_hand, pack, parse_hand
 from solver.endgame import parse_position, solve_win
@@ -20,38 +21,6 @@ def published():
         body = line.split("#")[0].split()
         fields = dict(kv.split("=") for kv in body)
         yield fields
-
-
-def replay(pos, line, value):
-    """Check a line with the reference rules alone: every move legal, the game over at the
-    end, and won by the side the answer names."""
-    hands = [list(h) for h in pos.hands]
-    table = (
-        None
-        if pos.table is None
-        else (pos.table.cards, pos.table.kind, pos.table.rank, pos.table.length)
-    )
-    owner, mover = pos.owner, pos.to_move
-    bans = pos.rules.bans
-    for k, step in enumerate(line):
-        assert step.player == mover, f"move {k}: expected player {mover}"
-        if step.move is None:
-            assert table is not None, f"move {k}: a pass on a free lead"
-        else:
-            m = step.move
-            play = (m.cards, m.kind, m.rank, m.length)
-            assert play in ref.plays(tuple(hands[mover]), bans), f"move {k}: not a legal play"
-            assert table is None or ref.beats(play, table), f"move {k}: does not beat"
-            hands[mover] = [a - b for a, b in zip(hands[mover], m.cards, strict=True)]
-            table, owner = play, mover
-            if not any(hands[mover]):
-                assert k == len(line) - 1, "the line goes on after the game ended"
-                assert (mover == 0) == (value == WIN), "the wrong side went out"
-                return
-        mover = (mover + 1) % len(hands)
-        if table is not None and mover == owner:
-            table = owner = None
-    raise AssertionError("the line ends before the game does")
 
 
 @pytest.mark.parametrize("fields", list(published()), ids=lambda f: f["ID"])
@@ -99,6 +68,51 @@ def test_agrees_with_reference_minimax(players):
         replay(pos, result.line, result.value)
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_agrees_with_reference_where_bombs_abound(players):
+    """Hands dealt from a few ranks (bombs everywhere, the rocket often): the quick wins
+    that take the lead back must give way to every bomb."""
+    rng = random.Random(60 + players)
+    searcher = Searcher(memory_mb=1)
+    checked = 0
+    while checked < (50 if players == 2 else 80):
+        ranks = (*rng.sample(range(13), 4), 13, 14)
+        sizes = [rng.randint(2, 7 if players == 2 else 5) for _ in range(players)]
+        *hands, extra = random_split(rng, (*sizes, 4), ranks)
+        to_move = rng.randrange(players)
+        table = owner = None
+        if rng.random() < 0.3 and ref.plays(extra):
+            table = rng.choice(sorted(ref.plays(extra)))
+            owner = rng.choice([p for p in range(players) if p != to_move])
+        pos = make_position(hands, to_move, None if table is None else table[0], owner)
+        if table is not None and pos.table.kind != table[1]:
+            continue
+        checked += 1
+        want = ref.minimax(tuple(hands), to_move, table, owner, frozenset())
+        result = solve_win(searcher, pos)
+        assert result.value == (WIN if want else LOSS), (hands, to_move, table, owner)
+        replay(pos, result.line, result.value)
+
+
+@pytest.mark.parametrize(
+    ("spec", "wins"),
+    [
+        ("L=32 P1=56", True),  # lead the 3, take the lead back with the 2
+        ("L=3322 P1=5566", True),  # the same with pairs
+        ("L=32 P1=44445", False),  # a bomb beats the 2 too
+        ("L=32 P1=5BR", False),  # and the rocket
+        ("L=342 P1=5", False),  # the peasant goes out on the 3
+        ("L=3422 P1=5 P2=66", False),  # peasant 1 goes out on the 3
+        ("L=3422 P1=56 P2=67", True),
+    ],
+)
+def test_taking_the_lead_back(spec, wins):
+    """Positions where leading low and taking the lead back is, or only seems, a win."""
+    pos = parse_position(spec)
+    assert ref.minimax(pos.hands, 0, None, None) == wins
+    assert Searcher(memory_mb=1).value(pos) == (WIN if wins else LOSS)
+
+
 def window_split(rng, sizes, lo, width):
     """Hands dealt from the ranks ``lo .. lo + width - 1`` (within 3..A) and the 2s:
     chains galore, with ranks that nobody holds in between once cards are played."""
@@ -139,8 +153,8 @@ def table_key(spec):
 
 
 def test_table_key_squeezes_out_ranks_nobody_holds():
-    """With a chain possible (the landlord's TJQKA or 34567), ranks keep their places
-    but for runs of ranks nobody holds, each squeezed to one."""
+    """With a chain possible (the landlord's TJQKA, 9TJQK or 34567), the ranks nobody
+    holds are dropped, but for one just above the chain's run."""
     # 4 and 6..9, or 4, 5 and 7..9, are held by nobody: one gap either way
     assert table_key("L=TJQKA3 P1=5") == table_key("L=TJQKA3 P1=6")
     # a run below the lowest rank held leaves nothing
@@ -170,14 +184,15 @@ def test_table_key_keeps_what_matters():
 def test_table_key_keeps_only_the_order_when_nobody_can_chain():
     # gaps do not matter, nor where the ranks are: the 2 is a rank like any other
     assert table_key("L=3 P1=4") == table_key("L=3 P1=5") == table_key("L=9 P1=2")
-    # a run of ranks one player holds alone is one entry, whatever the order of its counts
-    assert table_key("L=344 P1=5") == table_key("L=334 P1=5") == table_key("L=3TT P1=A")
-    assert table_key("L=AA2 P1=3 P2=4") == table_key("L=A22 P1=3 P2=4")
-    # ... but not across another player's card, nor across the table play's rank
+    assert table_key("L=344 P1=5") == table_key("L=3TT P1=A") == table_key("L=9QQ P1=2")
+    assert table_key("L=344 P1=5") != table_key("L=334 P1=5")
+    # the order is kept, and the table play's rank keeps a place
     assert table_key("L=35 P1=4") != table_key("L=34 P1=5")
-    assert table_key("L=355 P1=K TABLE=4@P1 TO=L") != table_key("L=335 P1=K TABLE=4@P1 TO=L")
     assert table_key("L=35 P1=K TABLE=4@P1 TO=L") == table_key("L=36 P1=K TABLE=5@P1 TO=L")
     assert table_key("L=35 P1=K TABLE=4@P1 TO=L") != table_key("L=35 P1=K TABLE=6@P1 TO=L")
+    assert table_key("L=35 P1=K TABLE=6@P1 TO=L") == table_key("L=35 P1=K TABLE=7@P1 TO=L")
+    assert table_key("L=35 P1=K TABLE=2@P1 TO=L") == table_key("L=35 P1=A TABLE=2@P1 TO=L")
+    assert table_key("L=35 P1=2 TABLE=2@L TO=P1") == table_key("L=35 P1=A TABLE=A@L TO=P1")
     # the jokers keep their own places
     assert table_key("L=3B P1=4") != table_key("L=3R P1=4")
     # a chain possible is another key altogether
@@ -193,39 +208,22 @@ def chains_possible(hands):
 
 
 def relabel(rng, hands, table):
-    """A position nobody can tell from ``hands`` (with a single, pair, trio or bomb on
-    the table) when no one can form a chain: the ranks 3..2 that matter (those held and
-    the table play's) moved to other places in the same order, and the counts within
-    each run of them that one player holds alone shuffled. None if it is no such one."""
+    """``hands`` (with a single, pair, trio or bomb on the table) with the ranks 3..2
+    that matter (those held, and the table play's) moved to other places in the same
+    order: a position nobody can tell from it when no one can form a chain."""
     t = table[2] if table else None
     points = [r for r in range(13) if r == t or any(h[r] for h in hands)]
-    places = sorted(rng.sample(range(13), len(points)))
-    new = [[0] * 13 for _ in hands]
-    alone = [  # the one player holding the rank, if only one does
-        None
-        if r == t
-        else next(p for p, h in enumerate(hands) if h[r] == sum(x[r] for x in hands))
-        if sum(bool(h[r]) for h in hands) == 1
-        else None
-        for r in points
-    ]
-    k = 0
-    while k < len(points):
-        end = k + 1
-        while end < len(points) and alone[k] is not None and alone[end] == alone[k]:
-            end += 1
-        counts = [[h[points[i]] for h in hands] for i in range(k, end)]
-        if alone[k] is not None:
-            rng.shuffle(counts)
-        for i, c in zip(range(k, end), counts, strict=True):
-            for p, h in enumerate(new):
-                h[places[i]] = c[p]
-        k = end
-    out = [tuple(h) + tuple(old[13:]) for h, old in zip(new, hands, strict=True)]
+    places = dict(zip(points, sorted(rng.sample(range(13), len(points))), strict=True))
+    out = []
+    for h in hands:
+        moved = [0] * 15
+        for r in points:
+            moved[places[r]] = h[r]
+        out.append(tuple(moved[:13]) + tuple(h[13:]))
     if table is None:
         return out, None
     moved = [0] * 15
-    moved[places[points.index(t)]] = table[0][t]
+    moved[places[t]] = table[0][t]
     return out, tuple(moved)
 
 
