@@ -47,25 +47,27 @@ def random_position(rng, players):
     return hands, to_move, table, owner, bans
 
 
+def agrees(searcher, hands, to_move, table, owner, bans=frozenset()):
+    """Whether the position is one the reference reads alike (a table play of the same
+    kind); if so, check the search's answer against the reference minimax and replay its
+    line."""
+    rules = CLASSIC.with_bans(bans)
+    pos = make_position(list(hands), to_move, None if table is None else table[0], owner, rules)
+    if table is not None and pos.table.kind != table[1]:
+        return False  # the reference reads the cards another way: not the same position
+    want = ref.minimax(tuple(hands), to_move, table, owner, bans)
+    result = solve_win(searcher, pos)
+    assert result.value == (WIN if want else LOSS), (hands, to_move, table, owner, bans)
+    replay(pos, result.line, result.value)
+    return True
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_agrees_with_reference_minimax(players):
     rng = random.Random(10 + players)
     searcher = Searcher(memory_mb=4)
     for _ in range(250 if players == 2 else 150):
-        hands, to_move, table, owner, bans = random_position(rng, players)
-        pos = make_position(
-            list(hands),
-            to_move,
-            None if table is None else table[0],
-            owner,
-            CLASSIC.with_bans(bans),
-        )
-        if table is not None and pos.table.kind != table[1]:
-            continue  # the reference reads the cards another way: not the same position
-        want = ref.minimax(hands, to_move, table, owner, bans)
-        result = solve_win(searcher, pos)
-        assert result.value == (WIN if want else LOSS), (hands, to_move, table, owner, bans)
-        replay(pos, result.line, result.value)
+        agrees(searcher, *random_position(rng, players))
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -84,14 +86,7 @@ def test_agrees_with_reference_where_bombs_abound(players):
         if rng.random() < 0.3 and ref.plays(extra):
             table = rng.choice(sorted(ref.plays(extra)))
             owner = rng.choice([p for p in range(players) if p != to_move])
-        pos = make_position(hands, to_move, None if table is None else table[0], owner)
-        if table is not None and pos.table.kind != table[1]:
-            continue
-        checked += 1
-        want = ref.minimax(tuple(hands), to_move, table, owner, frozenset())
-        result = solve_win(searcher, pos)
-        assert result.value == (WIN if want else LOSS), (hands, to_move, table, owner)
-        replay(pos, result.line, result.value)
+        checked += agrees(searcher, hands, to_move, table, owner)
 
 
 @pytest.mark.parametrize(
@@ -134,14 +129,7 @@ def test_agrees_with_reference_on_chains_and_gaps(players):
         if rng.random() < 0.5:
             table = max(ref.plays(extra), key=lambda p: (p[3], sum(p[0])))  # chains first
             owner = rng.choice([p for p in range(players) if p != to_move])
-        pos = make_position(hands, to_move, None if table is None else table[0], owner)
-        if table is not None and pos.table.kind != table[1]:
-            continue
-        checked += 1
-        want = ref.minimax(tuple(hands), to_move, table, owner, frozenset())
-        result = solve_win(searcher, pos)
-        assert result.value == (WIN if want else LOSS), (hands, to_move, table, owner)
-        replay(pos, result.line, result.value)
+        checked += agrees(searcher, hands, to_move, table, owner)
 
 
 def table_key(spec):
