@@ -69,7 +69,15 @@ from .movegen import (
     size_of,
     unmark_answers,
 )
-from .ordering import A_CARDS, A_KEYS, A_METAS, A_ROWS, SORT_KEYS, order_moves
+from .ordering import (
+    A_CARDS,
+    A_KEYS,
+    A_METAS,
+    A_ROWS,
+    RANK_BY_REST_FROM,
+    SORT_KEYS,
+    order_moves,
+)
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
 from .rules import BOMB, ROCKET, RuleSet
 from .spring import W_MINR, W_THR, safe_minimum, spring_search, workspace
@@ -412,7 +420,9 @@ def _expand(node, base, ctx):
     partner_owns = table != 0 and mover != 0 and node.owner != 0
     # the mover's opponents among the players after him, as bits like ``cannot``'s
     opponents = (1 << (players - 1)) - 1 if mover == 0 else 1 << (players - 1 - mover)
-    order_moves(base, n, table == 0, table != 0, partner_owns, opponents, arena, scratch[X_BY_KEY])
+    rank_by_rest = table == 0 and size_of(h0 + h1 + h2) >= RANK_BY_REST_FROM
+    free, has_pass, by_key = table == 0, table != 0, scratch[X_BY_KEY]
+    order_moves(base, n, hand, rank_by_rest, free, has_pass, partner_owns, opponents, arena, by_key)
     return n, whole_first, whole_second
 
 

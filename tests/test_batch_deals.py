@@ -166,7 +166,9 @@ def test_bans_apply_to_the_seats(in_tmp):
     Path("d.toml").write_text(fast_deals())
     bans = ("plane+singles", "trio+single")
     args = [a for b in bans for a in ("--ban", b)]
-    result = run("batch", "d.toml", "--out", "out.jsonl", "--workers", "1", *args)
+    result = run(
+        "batch", "d.toml", "--out", "out.jsonl", "--workers", "1", "--max-memory", "16", *args
+    )
     assert result.exit_code == 0, result.output
     got = results(in_tmp / "out.jsonl")
     deals = load_deals(Path("d.toml").read_bytes(), "d.toml")
