@@ -2,9 +2,10 @@
 
 Kernels are compiled with ``cache=True`` so that a second process starts in a fraction
 of a second. The cache goes to ``NUMBA_CACHE_DIR`` when set, else to a user cache
-directory. Where that folder cannot be written (a read-only install, an unwritable
-home), numba would refuse to define the kernels at all; they are then compiled in
-memory instead, every run, and ``CACHE_PROBLEM`` says why.
+directory, in a folder for this version of the sources. Where that folder cannot be
+written (a read-only install, an unwritable home), numba would refuse to define the
+kernels at all; they are then compiled in memory instead, every run, and
+``CACHE_PROBLEM`` says why.
 
 Kernels never allocate: every array comes from the caller, who holds it for the call.
 So they are compiled without numba's reference counting (``_nrt=False``), which would
@@ -12,14 +13,27 @@ otherwise count each array in and out at every call of a kernel by another: abou
 fifth of the forced-win search's time. A kernel that allocated would fail to compile.
 """
 
+import hashlib
 import importlib
 import os
 import tempfile
 from pathlib import Path
 
+
+def _fingerprint() -> str:
+    """A digest of the solver's sources. numba looks only at the stamp of the file a
+    kernel is written in, not at those of the kernels it calls (compiled into it): code
+    compiled from other sources of those must never be found, so each version of the
+    sources has a cache folder of its own."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 if not os.environ.get("NUMBA_CACHE_DIR"):  # unset or empty
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    os.environ["NUMBA_CACHE_DIR"] = str(base / "landlord-solver" / "numba")
+    os.environ["NUMBA_CACHE_DIR"] = str(base / "landlord-solver" / "numba" / _fingerprint())
 
 import numba  # noqa: E402  (the cache location must be set first)
 from numba.core.registry import CPUDispatcher  # noqa: E402

@@ -2,6 +2,7 @@
 cold run then a warm run in fresh processes, and the same answers without the JIT."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,29 @@ def test_same_answers_without_the_jit():
     result = landlord("best", "L=792 P1=5J P2=34 TO=P1", env_extra=no_jit)
     assert result.returncode == 0, result.stderr
     assert "P1 to move wins: 1 of 2 first moves wins" in result.stdout
+
+
+def test_each_version_of_the_sources_has_a_cache_of_its_own(tmp_path):
+    """numba checks only the stamp of the file a kernel is written in: without this, a
+    search compiled against an older table.py would be loaded after table.py changed."""
+    copy = tmp_path / "solver"
+    shutil.copytree(ROOT / "solver", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+
+    def folder() -> Path:
+        run = subprocess.run(
+            [sys.executable, "-c", "import solver.jit, os; print(os.environ['NUMBA_CACHE_DIR'])"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return Path(run.stdout.strip())
+
+    before = folder()
+    assert before.parent == tmp_path / "cache" / "landlord-solver" / "numba"
+    (copy / "table.py").write_text((copy / "table.py").read_text() + "\n# another version\n")
+    assert folder() != before
+    assert folder().parent == before.parent
