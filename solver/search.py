@@ -121,8 +121,8 @@ FACTS = 512  # rows of hand facts
 
 ARENA = 1 << 19  # moves on the path from the root, all nodes together
 #: The table's default size. A table of 64 MB holds two million positions; on random
-#: positions of 38-44 cards, 256 MB saves 5-10% of the nodes and no time, 1 GB saves no
-#: more and costs time (its lookups miss the caches), 16 MB costs 10-30% more nodes.
+#: positions of 38-44 cards, 256 MB saves 5-10% of the nodes and no time, and 1 GB saves
+#: no more and costs time (its lookups miss the caches).
 DEFAULT_MEMORY_MB = 64
 BATCH = 64  # children looked up in the table together
 TIME_CHECK = 4095  # look at the clock every 4096 nodes
