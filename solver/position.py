@@ -1,7 +1,7 @@
 """A position of the forced-win search, in plain Python: the hands in turn order (landlord,
 peasant 1[, peasant 2]), who is to move, and the play on the table with its owner (or a
-free lead). Reading and checking positions needs no search, so this module is apart
-from it."""
+free lead). Reading and checking positions needs no search (only the move generator, to
+read a table play), so this module is apart from it."""
 
 from __future__ import annotations
 
