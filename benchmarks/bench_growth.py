@@ -2,12 +2,14 @@
 tree side by side with a baseline tree.
 
     python benchmarks/bench_growth.py [--baseline DIR] [--sizes 26,32,38] [--time-limit 60]
+                                      [--random 40]
 
 The positions are the growth suite's (``landlord bench --growth``): 8 three-player
 positions, landlord to lead, of each size from 26 cards (10/8/8) to 50 (18/16/16), and
-8 whole deals (20/17/17, the landlord with the kitty), from fixed seeds. This tree makes
-them and hands them to each tree as text, so that both solve the same positions even
-where the baseline has no growth suite.
+8 whole deals (20/17/17, the landlord with the kitty), from fixed seeds; ``--random N``
+runs N random positions of 24-32 cards of two and of three players instead (with
+``--sizes``, as well). This tree makes them and hands them to each tree as text, so that
+both solve the same positions even where the baseline has no growth suite.
 
 Each tree runs in a process of its own, one core, warm, the trees one after the other:
 every position from an empty 64 MB table, stopped at ``--node-limit`` nodes or
@@ -41,9 +43,12 @@ from solver.bench import (  # noqa: E402
     MEMORY_MB,
     Figure,
     GrowthLine,
+    GrowthSet,
     growth_sets,
+    random_positions,
 )
 from solver.endgame import describe  # noqa: E402
+from solver.search import Position  # noqa: E402
 
 #: Run in each tree's own process (``python -c CHILD TREE``): solves the positions of the
 #: job on stdin, one JSON line each: [name, answer, seconds, nodes]. The first line names
@@ -67,6 +72,25 @@ for name, spec in job["positions"]:
     answer = {1: "win", 0: "loss"}.get(int(value), "unknown")
     print(json.dumps([name, answer, seconds, searcher.stats.nodes]), flush=True)
 """
+
+
+@dataclass(frozen=True)
+class RandomSet:
+    """``--random N``: random two- or three-player positions of 24-32 cards in play,
+    landlord to lead, from a fixed seed (as a growth set, one row of the table)."""
+
+    name: str
+    players: int
+    seed: int
+    count: int
+
+    @property
+    def label(self) -> str:
+        return f"24-32, {self.players} players"
+
+    def positions(self) -> list[tuple[str, Position]]:
+        made = random_positions(self.seed, self.count, self.players, 24, 32)
+        return [(f"{self.name}-{k}", pos) for k, pos in enumerate(made, 1)]
 
 
 @dataclass(frozen=True)
@@ -141,9 +165,17 @@ def main() -> None:
     parser.add_argument("--sizes", help="card counts of the sets to run, e.g. 26,32 (all)")
     parser.add_argument("--time-limit", type=float, default=GROWTH_TIME_LIMIT, help="seconds")
     parser.add_argument("--node-limit", type=int, default=GROWTH_NODE_LIMIT, help="nodes")
+    parser.add_argument(
+        "--random",
+        type=int,
+        default=0,
+        help="also N random 24-32-card positions of 2 and 3 players",
+    )
     args = parser.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")] if args.sizes else None
-    sets = growth_sets(sizes)
+    sets: list[GrowthSet | RandomSet] = [] if args.random and not sizes else growth_sets(sizes)
+    if args.random:
+        sets += [RandomSet("R2", 2, 101, args.random), RandomSet("R3", 3, 102, args.random)]
     positions = {s.name: [(n, describe(p)) for n, p in s.positions()] for s in sets}
     flat = [p for ps in positions.values() for p in ps]
     trees = {"this": ROOT}
@@ -207,6 +239,12 @@ def main() -> None:
             f"{len(both)} positions both answered {time_ratio:.2f}x in time, "
             f"{node_ratio:.2f}x in nodes"
         )
+        slowed = max(both, key=lambda n: this[n].seconds / max(base[n].seconds, 1e-9), default=None)
+        if slowed:
+            print(
+                f"most slowed: {slowed} {base[slowed].seconds * 1e3:.2f} ms -> "
+                f"{this[slowed].seconds * 1e3:.2f} ms"
+            )
         newly = [n for n in this if this[n].answer != "unknown" and base[n].answer == "unknown"]
         lost = [n for n in this if this[n].answer == "unknown" and base[n].answer != "unknown"]
         if newly:

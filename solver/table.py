@@ -55,7 +55,7 @@ def new_table(memory_mb: float) -> np.ndarray:
     entries = BUCKET
     while entries * 2 * ENTRY_BYTES <= memory_mb * 2**20:
         entries *= 2
-    return np.zeros((entries, ENTRY_WORDS), np.int64)
+    return np.full((entries, ENTRY_WORDS), 0, np.int64)  # np.zeros would leave pages untouched
 
 
 @kernel
