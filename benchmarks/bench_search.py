@@ -1,6 +1,7 @@
 """Forced-win search benchmarks: prints a table and the bench signature.
 
     python benchmarks/bench_search.py [--random 10] [--time-limit 60]
+    python benchmarks/bench_search.py --record     # after a change to the search
 
 Figures, one core, warm process (each position solved from an empty table):
 
@@ -22,6 +23,7 @@ random positions.
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -29,12 +31,49 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.bench import POSITION_SETS, bench_list, random_positions, timed, warm  # noqa: E402
+from solver.bench import (  # noqa: E402
+    POSITION_SETS,
+    bench_list,
+    random_positions,
+    read_list,
+    timed,
+    warm,
+)
 from solver.endgame import describe, parse_position  # noqa: E402
 from solver.search import Searcher  # noqa: E402
 
 HARDEST = ("P08", "P10", "P11", "P12", "P13", "P14", "P15", "P16", "P18", "P19", "P20", "P21")
 CPP = {"hardest": 1.9, "two-player": 1.7, "three-player": 0.8}
+
+
+def record() -> None:
+    """Solve every bench list position as ``landlord bench`` does (a default table, an
+    empty one each) and write its node count into ``solver/bench_list.txt``, the rest of
+    the file as it was. A changed answer is a wrong one: the list is then left alone."""
+    path = ROOT / "solver" / "bench_list.txt"
+    searcher = Searcher()
+    warm(searcher)
+    lines, wrong, before, after = [], [], 0, 0
+    for line in path.read_text().splitlines():
+        entry = read_list(line, path.name)
+        if not entry:
+            lines.append(line)
+            continue
+        listed = entry[0]
+        answer, _, nodes = timed(searcher, parse_position(listed.position))
+        if answer != listed.answer:
+            wrong.append(f"{listed.name}: listed {listed.answer}, got {answer}")
+        before, after = before + listed.nodes, after + nodes
+        old = re.search(rf"\b{listed.nodes}\b", line)
+        assert old is not None
+        width = old.end() - old.start()
+        lead = line[: old.start()].rstrip()
+        gap = old.start() - len(lead) + width - len(str(nodes))
+        lines.append(f"{lead}{' ' * max(gap, 1)}{nodes}{line[old.end() :]}")
+    if wrong:
+        raise SystemExit("answers differ from the list (not written):\n  " + "\n  ".join(wrong))
+    path.write_text("\n".join(lines) + "\n")
+    print(f"bench signature {before:,} -> {after:,} nodes: written to {path}")
 
 
 def main() -> None:
@@ -43,7 +82,15 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=60.0, help="per random position")
     parser.add_argument("--memory", type=float, default=64.0, help="table size, MB")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each bench position")
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="write the bench list's node counts again (after a change to the search)",
+    )
     args = parser.parse_args()
+    if args.record:
+        record()
+        return
     searcher = Searcher(args.memory)
     warm(searcher)
     total_nodes = 0
