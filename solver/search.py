@@ -258,15 +258,7 @@ def search(node, key, ctx):
                     value = mine
                     break
                 continue
-        j = i + n
-        child_key = Key(
-            arena[A_CARDS, j],
-            arena[A_METAS, j],
-            arena[A_KEYS, j],
-            arena[A_CARDS, j + n],
-            arena[A_METAS, j + n],
-        )
-        v = search(child, child_key, ctx)
+        v = search(child, _child_key(arena, i + n, n), ctx)
         if v == UNKNOWN or v == mine:
             value = v
             break
@@ -297,16 +289,21 @@ def _known_child(node, mine, base, n, ctx):
             arena[A_CARDS, j + n] = key.info
             arena[A_METAS, j + n] = key.bucket
         for j in range(start + n, stop + n):
-            key = Key(
-                arena[A_CARDS, j],
-                arena[A_METAS, j],
-                arena[A_KEYS, j],
-                arena[A_CARDS, j + n],
-                arena[A_METAS, j + n],
-            )
-            if probe(key, tt, generation) == mine:
+            if probe(_child_key(arena, j, n), tt, generation) == mine:
                 return mine
     return UNKNOWN
+
+
+@kernel
+def _child_key(arena, j, n):
+    """The key :func:`_known_child` left in column ``j`` of the arena (and ``j + n``)."""
+    return Key(
+        arena[A_CARDS, j],
+        arena[A_METAS, j],
+        arena[A_KEYS, j],
+        arena[A_CARDS, j + n],
+        arena[A_METAS, j + n],
+    )
 
 
 @kernel
