@@ -7,7 +7,10 @@ everyone else has passed and he leads freely. The first player out ends the game
 either peasant going out wins for both: the peasants cooperate perfectly.
 
 The kernel :func:`search` is a depth-first AND/OR search that returns whether the
-landlord's side wins. At each node, in this order:
+landlord's side wins, or meets a goal (:mod:`solver.goal`: a win with so many more
+doublings of the stake, or a loss with at most so many), which travels with the node
+and its table key; the stake question asks a few such goals. At each node, in this
+order:
 
 1. the transposition table (:mod:`solver.table`), keyed on the position in a canonical
    form that positions of the same value share: ranks nobody holds squeezed out, and
@@ -17,7 +20,9 @@ landlord's side wins. At each node, in this order:
    lead, he can play everything with at most one play an opponent can beat (the spring
    search of :mod:`solver.spring` over the moves just generated, against his opponents
    only: a partner just passes); or he can do so after leading his lowest single or
-   pair and taking the lead back with one no opponent can beat;
+   pair and taking the lead back with one no opponent can beat. Under a goal, a way
+   out counts only when it meets the goal, and a goal the bombs left in the hands
+   cannot reach (or cannot exceed) is settled before anything else;
 3. the moves, ordered (:mod:`solver.ordering`). A play that the next player cannot beat
    goes straight to the player after him (and on, if he cannot either): a forced pass
    costs no node;
@@ -52,6 +57,16 @@ import numba
 import numpy as np
 
 from .cards import NUM_RANKS, pack
+from .goal import (
+    PLAIN,
+    goal_after,
+    needs_win,
+    out_value,
+    settled,
+    spring_decides,
+    spring_doubles,
+    wins_enough,
+)
 from .jit import kernel
 from .movegen import (
     ALL_KINDS,
@@ -81,7 +96,7 @@ from .ordering import (
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
 from .rules import BOMB, ROCKET, RuleSet
 from .spring import W_MINR, W_THR, safe_minimum, spring_search, workspace
-from .table import GENERATIONS, Key, fold, new_table, probe, store, table_key, wipe
+from .table import GENERATIONS, GOAL_SHIFT, Key, fold, new_table, probe, store, table_key, wipe
 
 __all__ = [
     "DEFAULT_MEMORY_MB",
@@ -96,8 +111,9 @@ __all__ = [
 ]
 
 #: A position inside the kernels: packed hands (``hand2`` is 0 with two players), the
-#: mover, the meta of the play to beat (0: a free lead) and its owner.
-Node = namedtuple("Node", "hand0 hand1 hand2 mover table owner")
+#: mover, the meta of the play to beat (0: a free lead) and its owner, and the goal of
+#: the landlord's side (:mod:`solver.goal`; 0: to win).
+Node = namedtuple("Node", "hand0 hand1 hand2 mover table owner goal")
 #: What every node of one search shares: the number of players, the rule set's array,
 #: the transposition table, the move arena, the scratch rows, the hand facts, the spring
 #: workspace, and the deadline (``time.perf_counter`` seconds).
@@ -194,8 +210,13 @@ def _interruptible() -> Iterator[None]:
 
 @kernel
 def _info(node):
-    """The word of a node's key that is not hands: mover, table owner and table play."""
-    return node.mover | (node.owner << 2 if node.table else 0) | node.table << 4
+    """The word of a node's key that is not hands: mover, table owner, table play, goal."""
+    return (
+        node.mover
+        | (node.owner << 2 if node.table else 0)
+        | node.table << 4
+        | node.goal << GOAL_SHIFT
+    )
 
 
 @kernel
@@ -223,6 +244,10 @@ def search(node, key, ctx):
         stats[C_ABORT] = ABORT_TIME
     if stats[C_ABORT]:
         return UNKNOWN
+    if node.goal != PLAIN:
+        done = settled(node.goal, node.hand0, node.hand1, node.hand2)
+        if done != UNKNOWN:
+            return done
     generation = stats[C_GENERATION]
     known = probe(key, ctx.tt, generation)
     if known != UNKNOWN:
@@ -247,17 +272,21 @@ def search(node, key, ctx):
     # a child the table already knows to be a win for the mover settles the node
     value = mine if _known_child(node, mine, base, n, ctx) == mine else 1 - mine
     for i in range(base, base + n if value != mine else base):
-        if arena[A_CARDS, i] == hand:
-            value = mine
-            break
+        if arena[A_CARDS, i] == hand:  # going out: the game's end
+            if out_value(node.goal, mover, arena[A_METAS, i]) == mine:
+                value = mine
+                break
+            continue
         child = _child(node, players, arena, i)
         if child.mover != mover:  # the next to move goes out at once? (no node needed)
             whole = whole_next if child.mover == nxt else whole_last
             if whole and (child.table == 0 or beats(whole, child.table)):
-                if (child.mover == 0) == (mover == 0):
-                    value = mine
-                    break
-                continue
+                theirs = WIN if child.mover == 0 else LOSS
+                if out_value(child.goal, child.mover, whole) == theirs:  # his side's best
+                    if theirs == mine:
+                        value = mine
+                        break
+                    continue
         v = search(child, _child_key(arena, i + n, n), ctx)
         if v == UNKNOWN or v == mine:
             value = v
@@ -316,7 +345,7 @@ def _child(node, players, arena, i):
     nxt = mover + 1 if mover + 1 < players else 0
     if play == 0:
         table = 0 if nxt == node.owner else node.table
-        return Node(node.hand0, node.hand1, node.hand2, nxt, table, node.owner)
+        return Node(node.hand0, node.hand1, node.hand2, nxt, table, node.owner, node.goal)
     child_mover = nxt
     cannot = arena[A_KEYS, i]
     while cannot & 1 and child_mover != mover:
@@ -330,6 +359,7 @@ def _child(node, players, arena, i):
         child_mover,
         child_table,
         mover,
+        goal_after(node.goal, mover, arena[A_METAS, i]),
     )
 
 
@@ -351,7 +381,9 @@ def _expand(node, base, ctx):
     busy = np.int64(-1)  # (a bare -1 would compile _facts_row once more for it)
     whole = facts[_facts_row(hand, counts, rules, facts, generation, busy), F_WHOLE]
     _unpack(hand, counts)
-    if whole and (table == 0 or beats(whole, table)):
+    goal = node.goal
+    mine = WIN if mover == 0 else LOSS
+    if whole and (table == 0 or beats(whole, table)) and out_value(goal, mover, whole) == mine:
         return QUICK_WIN, 0, 0
     # 2. the moves
     if table == 0:
@@ -374,9 +406,13 @@ def _expand(node, base, ctx):
         hand_second = h0 if second == 0 else (h1 if second == 1 else h2)
         row_second = _facts_row(hand_second, scratch[X_OTHER], rules, facts, generation, row_first)
     whole_first, whole_second = facts[row_first, F_WHOLE], facts[row_second, F_WHOLE]
-    # 4. on a free lead, a spring against the opponents (the partner simply passes); the
-    # table of unbeatable ranks is kept while the opponents' hands are unchanged
-    if table == 0:
+    # 4. on a free lead, a spring against the opponents (the partner simply passes): a
+    # win, when winning is enough; the table of unbeatable ranks is kept while the
+    # opponents' hands are unchanged
+    one_card = players == 2 and size_of(h1 if mover == 0 else h0) == 1
+    enough = wins_enough(goal, mover)
+    spring_counts = spring_doubles(goal, mover)  # a spring is one doubling he needs
+    if table == 0 and (enough or spring_counts or (one_card and needs_win(goal, mover))):
         if mover == 0:  # against both peasants
             row_a, row_b, key_a, key_b = row_first, row_second, h1, h2
         else:  # against the landlord
@@ -390,15 +426,22 @@ def _expand(node, base, ctx):
             for i in range(TABLE_SIZE):
                 thr[i] = max(one[i], two[i])
             memo[M_SAFE] = safe_minimum(thr, ws[W_MINR])
-        if memo[M_SAFE] and spring_search(hand, n, cards, metas, base, ws) > 0:
+        sprung = clean = False  # clean: no opponent ever plays
+        if memo[M_SAFE]:
+            sprung = clean = spring_search(hand, n, cards, metas, base, ws) > 0
+            if not sprung:
+                sprung = _spring_after_taking_back(hand, node, players, n, base, ctx)
+        if sprung and enough:
             return QUICK_WIN, 0, 0
-        if memo[M_SAFE] and _spring_after_taking_back(hand, node, players, n, base, ctx):
-            return QUICK_WIN, 0, 0
-        if players == 2 and size_of(h1 if mover == 0 else h0) == 1:
+        if spring_counts:
+            decided = spring_decides(goal, clean, h0, h1, h2)
+            if decided != UNKNOWN:
+                return QUICK_WIN if decided == WIN else QUICK_LOSS, 0, 0
+        if one_card and not sprung and needs_win(goal, mover):
             # one card left to the opponent: he goes out on any play he can beat, so the
-            # spring just tried was the mover's only way to win
+            # spring just tried was the mover's only way to win, and his side must win
             return QUICK_LOSS, 0, 0
-    else:  # passing is a move too
+    if table != 0:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0
         n += 1
@@ -548,12 +591,15 @@ class Searcher:
         limit = self.time_limit
         self._deadline = self._started + limit if limit else float("inf")
 
-    def value(self, pos: Position) -> int:
-        """WIN or LOSS for the landlord's side, or UNKNOWN when a limit stopped the search."""
+    def value(self, pos: Position, goal: int = PLAIN) -> int:
+        """WIN or LOSS for the landlord's side, or UNKNOWN when a limit stopped the search:
+        whether it wins, or meets ``goal`` (:mod:`solver.goal`)."""
         if self._rules != pos.rules:
             self.start(pos.rules)
         done = pos.winner
         if done is not None:
+            if goal != PLAIN:
+                raise ValueError("a finished hand's goal is met or not by its stake alone")
             return done
         if time.perf_counter() > self._deadline:
             self.stats.aborted = "time limit"
@@ -574,6 +620,7 @@ class Searcher:
             pos.to_move,
             pos.table.meta if pos.table else 0,
             pos.owner if pos.owner is not None else 0,
+            goal,
         )
         ctx = self.buffers.context(pos.players, pos.rules.array(), self._deadline)
         with _interruptible():

@@ -15,6 +15,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .goal import GOAL_BITS
 from .jit import kernel
 from .movegen import size_of
 from .position import UNKNOWN
@@ -25,10 +26,13 @@ ENTRY_WORDS = 4
 ENTRY_BYTES = 8 * ENTRY_WORDS
 BUCKET = 4
 # The info word: the key's info (mover, table owner, table play; then which of its
-# places lie in chain runs, see table_key), then the value, the question's number and
-# the entry's weight (the bit length of the nodes it cost).
+# places lie in chain runs, see table_key; then the goal, see solver.goal), then the
+# value, the question's number and the entry's weight (the bit length of the nodes it
+# cost).
+TABLE_PLAY_BITS = 0xFFF << 4
 ZONE_SHIFT = 16
-INFO_BITS = ZONE_SHIFT + 12
+GOAL_SHIFT = ZONE_SHIFT + 12
+INFO_BITS = GOAL_SHIFT + GOAL_BITS
 VALUE_SHIFT = INFO_BITS
 GENERATION_SHIFT = VALUE_SHIFT + 1
 GENERATION_BITS = 8
@@ -83,7 +87,8 @@ def _bucket_of(h0, h1, h2, info, cards, entries):
 
 @kernel
 def table_key(h0, h1, h2, info, entries):
-    """The :class:`Key` of a position (``info``: mover | owner << 2 | table play << 4).
+    """The :class:`Key` of a position (``info``: mover | owner << 2 | table play << 4 |
+    goal << GOAL_SHIFT).
 
     What decides a position's value is the counts of each rank in each hand, the order
     of the ranks, and, only where some player could ever form a chain (hands only
@@ -98,7 +103,7 @@ def table_key(h0, h1, h2, info, entries):
     that only squeezes out the ranks nobody holds.)
     """
     zone = _chain_ranks(h0) | _chain_ranks(h1) | _chain_ranks(h2)
-    table = info >> 4
+    table = (info & TABLE_PLAY_BITS) >> 4
     t = (table >> 4) & 15 if table else 15
     held = (h0 | h1 | h2) & ALL_RANKS
     points = (held | (held >> 1) | (held >> 2)) & RANK_BITS13  # counts are at most 4
@@ -132,7 +137,7 @@ def table_key(h0, h1, h2, info, entries):
     if t <= TWO:
         below = points & ((1 << (4 * t)) - 1)  # fields 0..11 only
         place = ((below * RANK_BITS) >> 44) & 15
-        info = (info & 15) | ((table & ~0xF0) | place << 4) << 4
+        info = (info & ~TABLE_PLAY_BITS) | ((table & ~0xF0) | place << 4) << 4
     k = info | _gather(z) << ZONE_SHIFT
     return Key(k0, k1, k2, k, _bucket_of(k0, k1, k2, k, size_of(h0 + h1 + h2), entries))
 

@@ -352,3 +352,83 @@ def replay(pos: Any, line: Sequence[Any], value: int) -> None:
         if table is not None and mover == owner:
             table = owner = None
     raise AssertionError("the line ends before the game does")
+
+
+def value_minimax(
+    hands: Sequence[Sequence[int]],
+    to_move: int,
+    table: Play | None,
+    table_owner: int | None,
+    bombs: int = 0,
+    peasants_played: bool = False,
+    landlord_plays: int = 0,
+    bans: Iterable[str] = frozenset(),
+) -> int:
+    """Open-hand value of the hand to the landlord per peasant, in units of the bid, when
+    each side maximizes its own payoff: 2**d for a landlord win with d doublings, -2**d
+    for a loss. Doublings: every bomb and the rocket, the ``bombs`` already played, a
+    spring (landlord out, no peasant ever played a card), an anti-spring (a peasant out,
+    the landlord made exactly one play)."""
+    bans = _bans(bans)
+    start = tuple(tuple(h) for h in hands)
+    n = len(start)
+
+    @functools.cache
+    def value(
+        hs: tuple[Hand, ...],
+        mover: int,
+        tab: Play | None,
+        owner: int | None,
+        d: int,
+        peasants: bool,
+        plays: int,
+    ) -> int:
+        hand = hs[mover]
+        options = [p for p in _all_plays(hand, bans) if tab is None or beats(p, tab)]
+        nxt = (mover + 1) % n
+        results = []
+        for p in options:
+            left = _minus(hand, p[0])
+            d2 = d + (p[1] in ("bomb", "rocket"))
+            peasants2 = peasants or mover != 0
+            plays2 = plays + (mover == 0)
+            if not any(left):
+                if mover == 0:
+                    results.append(2 ** (d2 + (not peasants2)))
+                else:
+                    results.append(-(2 ** (d2 + (plays2 == 1))))
+                continue
+            new = hs[:mover] + (left,) + hs[mover + 1 :]
+            results.append(step(new, nxt, p, mover, d2, peasants2, plays2))
+        if tab is not None:
+            results.append(step(hs, nxt, tab, owner, d, peasants, plays))
+        return max(results) if mover == 0 else min(results)
+
+    def step(hs, mover, tab, owner, d, peasants, plays):  # noqa: ANN001, ANN202
+        if tab is not None and owner == mover:
+            tab, owner = None, None
+        return value(hs, mover, tab, owner, d, peasants, plays)
+
+    return step(start, to_move, table, table_owner, bombs, peasants_played, landlord_plays)
+
+
+def replay_stake(
+    pos: Any, line: Sequence[Any], bombs: int, peasants_played: bool, landlord_plays: int
+) -> int:
+    """The signed multiplier the line ``line`` (the solver's steps, read through their
+    fields) ends the hand with, counted from the reference rules alone; the line is
+    checked move by move as :func:`replay` does."""
+    hands = [list(h) for h in pos.hands]
+    for step in line:
+        m = step.move
+        if m is None:
+            continue
+        bombs += m.kind in ("bomb", "rocket")
+        peasants_played = peasants_played or step.player != 0
+        landlord_plays += step.player == 0
+        hands[step.player] = [a - b for a, b in zip(hands[step.player], m.cards, strict=True)]
+    winner = next(i for i, h in enumerate(hands) if not any(h))
+    replay(pos, line, int(winner == 0))
+    if winner == 0:
+        return 2 ** (bombs + (not peasants_played))
+    return -(2 ** (bombs + (landlord_plays == 1)))

@@ -12,6 +12,7 @@ import pytest
 from conftest import CASES
 
 import solver.contest
+import solver.goal
 import solver.movegen
 import solver.ordering
 import solver.search
@@ -20,14 +21,17 @@ import solver.table
 from solver.cards import parse_hand
 from solver.endgame import parse_position, solve_win
 from solver.movegen import follows, leads
+from solver.scoring import History
 from solver.search import Searcher
 from solver.spring import solve_many, solve_spring
+from solver.stake import solve_stake
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL_MODULES = (
     solver.movegen,
     solver.spring,
     solver.contest,
+    solver.goal,
     solver.table,
     solver.ordering,
     solver.search,
@@ -51,6 +55,8 @@ def test_every_kernel_has_exactly_one_signature(shared_cases):
     solve_spring(hand, (parse_hand("4"), parse_hand("5")))
     solve_many(shared_cases["edge_cases"][0])
     solve_win(Searcher(memory_mb=1, time_limit=60), parse_position("L=45569TKA2 P1=4588TJKB"))
+    for spec in ("L=3333KA P1=2", "L=45577 P1=35662 P2=42BR", "L=3445556JKA P1=348TJQ22"):
+        solve_stake(Searcher(memory_mb=1, time_limit=60), parse_position(spec), History())
     found = dict(kernels())
     assert len(found) >= 20
     for name, dispatcher in found.items():
