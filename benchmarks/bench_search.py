@@ -1,7 +1,8 @@
 """Forced-win search benchmarks: prints a table and the bench signature.
 
     python benchmarks/bench_search.py [--random 10] [--time-limit 60]
-    python benchmarks/bench_search.py --record     # after a change to the search
+    python benchmarks/bench_search.py --record     # after a change to the search:
+                                                   # the bench and stake lists' nodes
 
 Figures, one core, warm process (each position solved from an empty table):
 
@@ -26,6 +27,7 @@ import argparse
 import re
 import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,47 +35,50 @@ sys.path.insert(0, str(ROOT))
 
 from solver.bench import (  # noqa: E402
     POSITION_SETS,
+    STAKE_VALUES,
     bench_list,
     random_positions,
     read_list,
     timed,
+    timed_stake,
     warm,
 )
 from solver.endgame import describe, parse_position  # noqa: E402
-from solver.search import Searcher  # noqa: E402
+from solver.search import Position, Searcher  # noqa: E402
 
 HARDEST = ("P08", "P10", "P11", "P12", "P13", "P14", "P15", "P16", "P18", "P19", "P20", "P21")
 CPP = {"hardest": 1.9, "two-player": 1.7, "three-player": 0.8}
 
 
-def record() -> None:
-    """Solve every bench list position as ``landlord bench`` does (a default table, an
-    empty one each) and write its node count into ``solver/bench_list.txt``, the rest of
-    the file as it was. A changed answer is a wrong one: the list is then left alone."""
-    path = ROOT / "solver" / "bench_list.txt"
+def record(name: str, solve: Callable[[Searcher, Position], tuple[str, float, int]]) -> None:
+    """Solve every position of the list ``solver/NAME`` as ``landlord bench`` does (a
+    default table, an empty one each) and write its node count into the list, the rest
+    of the file as it was. A changed answer is a wrong one: the list is then left alone."""
+    path = ROOT / "solver" / name
     searcher = Searcher()
     warm(searcher)
     lines, wrong, before, after = [], [], 0, 0
+    answers = STAKE_VALUES if name == "stake_list.txt" else ("win", "loss")
     for line in path.read_text().splitlines():
-        entry = read_list(line, path.name)
+        entry = read_list(line, path.name, answers)
         if not entry:
             lines.append(line)
             continue
         listed = entry[0]
-        answer, _, nodes = timed(searcher, parse_position(listed.position))
+        answer, _, nodes = solve(searcher, parse_position(listed.position))
         if answer != listed.answer:
             wrong.append(f"{listed.name}: listed {listed.answer}, got {answer}")
         before, after = before + listed.nodes, after + nodes
-        old = re.search(rf"\b{listed.nodes}\b", line)
+        old = re.match(r"\s*\S+\s+\S+\s+(\d+)", line)  # the third column: the nodes
         assert old is not None
-        width = old.end() - old.start()
-        lead = line[: old.start()].rstrip()
-        gap = old.start() - len(lead) + width - len(str(nodes))
-        lines.append(f"{lead}{' ' * max(gap, 1)}{nodes}{line[old.end() :]}")
+        start, end = old.span(1)
+        lead = line[:start].rstrip()
+        gap = start - len(lead) + end - start - len(str(nodes))
+        lines.append(f"{lead}{' ' * max(gap, 1)}{nodes}{line[end:]}")
     if wrong:
         raise SystemExit("answers differ from the list (not written):\n  " + "\n  ".join(wrong))
     path.write_text("\n".join(lines) + "\n")
-    print(f"bench signature {before:,} -> {after:,} nodes: written to {path}")
+    print(f"signature {before:,} -> {after:,} nodes: written to {path}")
 
 
 def main() -> None:
@@ -89,7 +94,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.record:
-        record()
+        record("bench_list.txt", timed)
+        record("stake_list.txt", timed_stake)
         return
     searcher = Searcher(args.memory)
     warm(searcher)

@@ -5,6 +5,9 @@ deal sets, so that two machines, or two versions, can be compared figure by figu
   from an empty table and compared with the answer and node count the list expects;
   the total node count is the *bench signature*, which changes only when the search
   does (and then the list is updated with it);
+* the stake list (``stake_list.txt``): the same positions and some rich in bombs,
+  asked the stake question (with the history each position implies), compared with
+  the value and node count listed; its total is the *stake signature*;
 * spring deal sets: uniformly random deals and yes-biased ones (``strength`` 0.3);
 * random endgames: two-player positions of 24-30 cards, three-player ones of 26-32;
 * the growth suite (``landlord bench --growth``, opt-in: it takes minutes): how the
@@ -19,7 +22,7 @@ import random
 import re
 import statistics
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -30,13 +33,19 @@ from .cards import NUM_RANKS
 from .deals import DECK, cut, random_deals
 from .endgame import describe, parse_position, side_wins
 from .errors import InputFileError
+from .scoring import History
 from .search import Position, Searcher, make_position
 from .spring import solve_many
+from .stake import score_value, stake_score
 
 #: (name, seed, strength) of the spring deal sets
 DEAL_SETS = (("random", 1, 0.0), ("yes-biased", 2, 0.3))
 #: (name, seed, players, fewest cards, most cards) of the random endgame sets
 POSITION_SETS = (("two-player", 1, 2, 24, 30), ("three-player", 2, 3, 26, 32))
+#: the answers of the stake list: values, +1, -1, +2, -2, ...
+STAKE_VALUES = tuple(f"{sign}{2**k}" for k in range(16) for sign in "+-")
+#: the file of each listed suite
+LIST_FILES = {"bench list": "bench_list.txt", "stake list": "stake_list.txt"}
 
 
 @dataclass(frozen=True)
@@ -131,6 +140,12 @@ def bench_list() -> list[Listed]:
     return read_list(files("solver").joinpath("bench_list.txt").read_text(), "bench_list.txt")
 
 
+def stake_list() -> list[Listed]:
+    """The stake list: ``NAME VALUE NODES POSITION`` lines, ``#`` comments ignored."""
+    text = files("solver").joinpath("stake_list.txt").read_text()
+    return read_list(text, "stake_list.txt", STAKE_VALUES)
+
+
 def split(players: int, total: int) -> list[int]:
     """Hand sizes for a position of ``total`` cards, the landlord's the largest."""
     if players == 2:
@@ -160,25 +175,41 @@ def timed(searcher: Searcher, pos: Position) -> tuple[str, float, int]:
     return answer, seconds, searcher.stats.nodes
 
 
+def timed_stake(searcher: Searcher, pos: Position) -> tuple[str, float, int]:
+    """The stake question from an empty table, with the history the position implies:
+    the value (``+4``, ``-1``, or ``unknown``), seconds, nodes."""
+    start = time.perf_counter()
+    score = stake_score(searcher, pos, History.implied(pos.to_move, pos.table, pos.owner))
+    seconds = time.perf_counter() - start
+    answer = "unknown" if score is None else f"{score_value(score):+d}"
+    return answer, seconds, searcher.stats.nodes
+
+
 def warm(searcher: Searcher) -> None:
     """Load the compiled kernels, so that no case's time includes it."""
     timed(searcher, parse_position("L=3 P1=4"))
     solve_many(np.zeros((1, 3, NUM_RANKS), np.int64))
 
 
-def positions_suite(searcher: Searcher) -> Iterator[Row]:
-    """The bench list, one row a position, with the answer and nodes the list expects."""
-    for listed in bench_list():
-        answer, seconds, nodes = timed(searcher, parse_position(listed.position))
+def listed_suite(
+    searcher: Searcher,
+    suite: str,
+    listed: list[Listed],
+    solve: Callable[[Searcher, Position], tuple[str, float, int]],
+) -> Iterator[Row]:
+    """A list's positions, each solved by ``solve``, one row a position, with the answer
+    and nodes the list expects."""
+    for e in listed:
+        answer, seconds, nodes = solve(searcher, parse_position(e.position))
         yield Row(
-            "bench list",
-            listed.name,
+            suite,
+            e.name,
             answer,
             seconds,
             nodes,
-            expected_answer=listed.answer,
-            expected_nodes=listed.nodes,
-            position=listed.position,
+            expected_answer=e.answer,
+            expected_nodes=e.nodes,
+            position=e.position,
         )
 
 
@@ -225,9 +256,22 @@ class Report:
         return sum(r.expected_nodes or 0 for r in self.listed)
 
     @property
+    def staked(self) -> list[Row]:
+        return self.suite("stake list")
+
+    @property
+    def stake_signature(self) -> int:
+        """The stake signature: the total node count of the stake list."""
+        return sum(r.nodes for r in self.staked)
+
+    @property
+    def expected_stake_signature(self) -> int:
+        return sum(r.expected_nodes or 0 for r in self.staked)
+
+    @property
     def differences(self) -> list[Row]:
-        """The bench list positions whose answer or node count is not the listed one."""
-        return [r for r in self.listed if r.differs]
+        """The listed positions whose answer or node count is not the listed one."""
+        return [r for r in self.listed + self.staked if r.differs]
 
     @property
     def nodes_per_second(self) -> float:
@@ -249,8 +293,11 @@ class Report:
             "rows": [r.as_json() for r in self.rows],
             "signature": self.signature,
             "expected_signature": self.expected_signature,
+            "stake_signature": self.stake_signature,
+            "expected_stake_signature": self.expected_stake_signature,
             "differences": [
                 {
+                    "suite": r.suite,
                     "case": r.case,
                     "expected_answer": r.expected_answer,
                     "expected_nodes": r.expected_nodes,
@@ -271,7 +318,8 @@ def run_suite(searcher: Searcher, limited: Searcher, deals: int, positions: int)
     with a time limit)."""
     warm(searcher)
     warm(limited)
-    rows = list(positions_suite(searcher))
+    rows = list(listed_suite(searcher, "bench list", bench_list(), timed))
+    rows += listed_suite(searcher, "stake list", stake_list(), timed_stake)
     rows += deals_suite(deals)
     rows += random_suite(limited, positions)
     return Report(rows)

@@ -12,6 +12,7 @@ from cli import main
 from solver import bench, deals
 
 SIGNATURE = 372_402  # changes only when the search does; then bench_list.txt changes too
+STAKE_SIGNATURE = 1_869_852  # the same for the stake question and stake_list.txt
 
 
 def run(*args):
@@ -44,6 +45,10 @@ def test_every_position_gives_its_listed_answer_and_nodes(report):
     assert {r["case"]: (r["expected_answer"], r["expected_nodes"]) for r in rows} == expected
     assert {r["case"]: (r["answer"], r["nodes"]) for r in rows} == expected
     assert report["signature"] == report["expected_signature"] == SIGNATURE
+    staked = [r for r in report["rows"] if r["suite"] == "stake list"]
+    expected = {e.name: (e.answer, e.nodes) for e in bench.stake_list()}
+    assert {r["case"]: (r["answer"], r["nodes"]) for r in staked} == expected
+    assert report["stake_signature"] == report["expected_stake_signature"] == STAKE_SIGNATURE
     assert report["differences"] == []
     spring = [r for r in report["rows"] if r["suite"] == "spring"]
     assert [r["items"] for r in spring] == [300, 300]
@@ -56,6 +61,7 @@ def test_the_text_report_prints_the_signature():
     result = run("bench", "--deals", "300", "--random", "0")
     assert result.exit_code == 0, result.output
     assert "bench signature: 372,402 nodes (28 positions)" in result.stdout
+    assert "stake signature: 1,869,852 nodes (40 positions)" in result.stdout
     assert "deals/s" in result.stdout
     assert "differ" not in result.output
     assert "median" not in result.stdout  # no random endgames were run
@@ -89,8 +95,11 @@ def test_a_wrong_node_count_or_answer_fails_naming_each_position(tampered):
     ]
     assert "bench signature: 372,402 nodes" in result.stdout
     assert "expected signature: 372,403 nodes" in result.stdout
-    assert "2 of 28 positions differ" in result.stdout
-    assert "the bench list differs at P01, P22" in result.stderr
+    assert "2 of 68 positions differ" in result.stdout
+    assert (
+        "the bench lists differ at P01 (solver/bench_list.txt), P22 (solver/bench_list.txt)"
+        in result.stderr
+    )
 
 
 def test_the_json_report_lists_the_differing_positions(tampered):
@@ -98,9 +107,10 @@ def test_the_json_report_lists_the_differing_positions(tampered):
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     p01, p22 = tampered["P01"].nodes, tampered["P22"].nodes
+    common = dict(suite="bench list", expected_answer="loss", answer="loss")
     assert report["differences"] == [
-        dict(case="P01", expected_answer="loss", expected_nodes=p01 + 1, answer="loss", nodes=p01),
-        dict(case="P22", expected_answer="win", expected_nodes=p22, answer="loss", nodes=p22),
+        dict(common, case="P01", expected_nodes=p01 + 1, nodes=p01),
+        dict(common, case="P22", expected_answer="win", expected_nodes=p22, nodes=p22),
     ]
     assert report["signature"] == SIGNATURE and report["expected_signature"] == SIGNATURE + 1
 
@@ -389,3 +399,25 @@ def test_a_median_or_worst_decided_by_an_unanswered_position_is_a_bound():
     line = bench.GrowthLine.of("x", [("win", 1.0, 10), ("unknown", 5.0, 99)])
     assert line.median == bench.Figure(3.0, True) and line.answered == 1
     assert line.median.text(1) == ">3.0" and line.total_seconds == 6.0
+
+
+def test_the_stake_list_holds_the_values_of_the_reference():
+    """Every listed value small enough for the reference minimax is its value, and the
+    list's positions cover wins and losses with and without doublings."""
+    import reference as ref
+
+    from solver.endgame import parse_position
+
+    listed = bench.stake_list()
+    assert sum(e.nodes for e in listed) == STAKE_SIGNATURE
+    checked = 0
+    for e in listed:
+        pos = parse_position(e.position)
+        if sum(map(sum, pos.hands)) <= 14:
+            history = pos.to_move == 0 and pos.table is None  # the start of a hand
+            fields = (0, not history, int(not history))
+            want = ref.value_minimax(pos.hands, pos.to_move, None, None, *fields, pos.rules.bans)
+            assert int(e.answer) == want, e.name
+            checked += 1
+    assert checked >= 8
+    assert {"+1", "+2", "+4", "+8", "-1", "-2", "-4"} <= {e.answer for e in listed}
