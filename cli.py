@@ -18,7 +18,7 @@ from typing import IO, Any
 import click
 
 from solver.errors import LandlordError, OperationalError, OutputError
-from solver.rules import BANNABLE
+from solver.rules import BANNABLE, QUESTIONS
 
 
 class InputError(click.ClickException):
@@ -147,6 +147,24 @@ def _limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
     return _search_limits(f)
 
 
+def _all_moves(f):  # noqa: ANN001, ANN202 (a Click decorator)
+    return click.option(
+        "--all-moves",
+        is_flag=True,
+        help="For win questions, list the winning first moves; for stake questions, every "
+        "first move's value.",
+    )(f)
+
+
+def _bid(f):  # noqa: ANN001, ANN202 (a Click decorator)
+    return click.option(
+        "--bid",
+        type=click.Choice(["1", "2", "3"]),
+        callback=lambda ctx, param, value: None if value is None else int(value),
+        help="The bid stakes are counted at (default: each puzzle's own, else 1).",
+    )(f)
+
+
 def _search_limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
     """--time-limit (of each search) and --max-memory (of each table)."""
     f = click.option(
@@ -172,16 +190,18 @@ def _search_limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line per puzzle.")
 @click.option(
     "--question",
-    type=click.Choice(["spring", "win"]),
+    type=click.Choice(QUESTIONS),
     help="Ask this question of every puzzle instead of its own.",
 )
-@click.option("--all-moves", is_flag=True, help="For win questions, list the winning first moves.")
+@_all_moves
+@_bid
 @_limits
 def solve(
     paths: tuple[Path, ...],
     as_json: bool,
     question: str | None,
     all_moves: bool,
+    bid: int | None,
     ban: tuple[str, ...],
     time_limit: float | None,
     max_memory: float,
@@ -210,7 +230,7 @@ def solve(
                 click.echo(f"error: {item}", err=True)
                 continue
             try:
-                sol = solver.solve(item.asked(question, ban))
+                sol = solver.solve(item.asked(question, ban, bid))
             except LandlordError as e:
                 errors += 1
                 click.echo(f"error: {item.where}: {e}", err=True)
@@ -255,11 +275,12 @@ def solve(
 )
 @click.option(
     "--question",
-    type=click.Choice(["spring", "win"]),
+    type=click.Choice(QUESTIONS),
     help="Ask this question of every puzzle instead of its own (contest cases are springs; "
-    "deal files always get their double-dummy table).",
+    "deal files always get their double-dummy table, with stake each seat's value too).",
 )
-@click.option("--all-moves", is_flag=True, help="For win questions, list the winning first moves.")
+@_all_moves
+@_bid
 @click.option(
     "--progress/--no-progress",
     default=None,
@@ -275,6 +296,7 @@ def batch(
     scheduler: str | None,
     question: str | None,
     all_moves: bool,
+    bid: int | None,
     progress: bool | None,
     ban: tuple[str, ...],
     time_limit: float | None,
@@ -311,7 +333,7 @@ def batch(
         raise click.UsageError("--resume needs --out: the file to resume")
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler exclude each other")
-    settings = b.Settings(question, ban, max_memory, time_limit, all_moves)
+    settings = b.Settings(question, ban, max_memory, time_limit, all_moves, bid)
     real = out.resolve() if out else None  # a link's target: its folder names the files
     anchor = real.parent if real else Path.cwd()
     sources = read_sources(list(inputs), sys.stdin.buffer, anchor)
@@ -375,28 +397,32 @@ def batch(
         sys.exit(3)
 
 
-def _positions(target: str, bans: tuple[str, ...]) -> list[tuple[str, object]]:
-    """(name, position) pairs from a puzzle file or folder, or one inline position."""
+def _positions(target: str, bans: tuple[str, ...], bid: int | None = None) -> list[Any]:
+    """(name, position, history, bid) for a puzzle file or folder's puzzles, or for one
+    inline position (its history what the position implies)."""
     from solver.endgame import parse_position
     from solver.errors import InputFileError
     from solver.puzzles import load_file, puzzle_files
     from solver.rules import CLASSIC
+    from solver.scoring import History
 
     path = Path(target)
     if not target.strip() or not path.exists():
         try:
-            return [(target, parse_position(target, CLASSIC.with_bans(bans)))]
+            pos = parse_position(target, CLASSIC.with_bans(bans))
         except LandlordError as e:
             raise InputError(
                 str(e) if "=" in target else f"{e} (and no file {target!r} exists)"
             ) from None
+        return [(target, pos, History.implied(pos.to_move, pos.table, pos.owner), bid or 1)]
     out = []
     for f in puzzle_files([path]):
         for item in load_file(f):
             if isinstance(item, InputFileError):
                 raise InputError(str(item))
             try:
-                out.append((item.name, item.asked(bans=bans).position()))
+                puzzle = item.asked(bans=bans, bid=bid)
+                out.append((item.name, puzzle.position(), puzzle.history, puzzle.bid))
             except LandlordError as e:
                 raise InputError(f"{item.where}: {e}") from None
     if not out:
@@ -407,34 +433,43 @@ def _positions(target: str, bans: tuple[str, ...]) -> list[tuple[str, object]]:
 @main.command(short_help="Every first move with its outcome.")
 @click.argument("target", metavar="POSITION-OR-FILE")
 @click.option("--lines", is_flag=True, help="Show the line after each move (a refutation).")
+@click.option("--stake", is_flag=True, help="Each first move's value (the stake question) instead.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per position.")
+@_bid
 @_limits
 def best(
     target: str,
     lines: bool,
+    stake: bool,
     as_json: bool,
+    bid: int | None,
     ban: tuple[str, ...],
     time_limit: float | None,
     max_memory: float,
 ) -> None:
     """Print every first move of a position with its outcome: which plays still win?
+    With --stake, what each play is worth with best play after it.
 
     POSITION-OR-FILE is a puzzle file (or folder), or a position written as
-    "L=2QQTT77553 P1=AA9 [P2=...] [TO=L|P1|P2] [TABLE=55@P1] [BAN=trio+single,...]".
+    "L=2QQTT77553 P1=AA9 [P2=...] [TO=L|P1|P2] [TABLE=55@P1] [BAN=trio+single,...]"
+    (whose history, for stakes, is the least it implies: see the puzzle key history).
     """
     _compile_notice("search")
     from solver.endgame import SHORT_NAMES, best_record, describe, side_wins, solve_win
     from solver.search import UNKNOWN
 
-    positions = _positions(target, ban)
+    positions = _positions(target, ban, bid)
     searcher = _searcher(max_memory, time_limit)
     unknown = False
-    for name, pos in positions:
+    for name, pos, history, points in positions:
+        if stake:
+            unknown |= _best_stake(searcher, name, target, pos, history, points, lines, as_json)
+            continue
         result = solve_win(searcher, pos, all_moves=True, lines=lines)
         moves = result.first_moves or []
         unknown |= result.value == UNKNOWN or any(v == UNKNOWN for _, v, _ in moves)
         if as_json:
-            click.echo(json.dumps(best_record(name, pos, result)))
+            click.echo(json.dumps(best_record(name, pos, result, history, points)))
             continue
         wins = sum(side_wins(v, pos.to_move) is True for _, v, _ in moves)
         open_moves = sum(v == UNKNOWN for _, v, _ in moves)
@@ -452,6 +487,44 @@ def best(
             click.echo(text)
     if unknown:
         sys.exit(3)
+
+
+def _best_stake(
+    searcher: Any,
+    name: str,
+    target: str,
+    pos: Any,
+    history: Any,
+    bid: int,
+    lines: bool,
+    as_json: bool,
+) -> bool:
+    """``best --stake`` for one position; whether some value is unknown."""
+    from solver.endgame import SHORT_NAMES, describe
+    from solver.stake import score_value, solve_stake, stake_record
+
+    result = solve_stake(searcher, pos, history, bid, all_moves=True, lines=lines)
+    moves = result.first_moves or []
+    unknown = result.value is None or any(s is None for _, s, _ in moves)
+    if as_json:
+        click.echo(json.dumps(stake_record(name, pos, history, result)))
+        return unknown
+    value = "unknown" if result.value is None else f"{result.value:+d}"
+    keep = sum(s == result.score for _, s, _ in moves) if result.score is not None else 0
+    click.echo(describe(pos) if name == target else f"{name}: {describe(pos)}")
+    click.echo(
+        f"  {SHORT_NAMES[pos.to_move]} to move: worth {value} to the landlord"
+        + (f" ({result.points:+d} points at a bid of {bid})" if result.points and bid != 1 else "")
+        + f"; {keep} of {len(moves)} first move{'s' * (len(moves) != 1)} keep{'s' * (keep == 1)} it"
+    )
+    width = max((len(s.text) for s, _, _ in moves), default=4)
+    for step, s, follow in moves:
+        shown = "unknown" if s is None else f"{score_value(s):+d}"
+        text = f"  {step.text:<{width}}  {shown:>7}"
+        if lines and follow:
+            text += "   " + "  ".join(str(x) for x in follow)
+        click.echo(text)
+    return unknown
 
 
 def _verdict(value: int, player: int) -> str:
@@ -510,7 +583,7 @@ def play(
         raise InputError(f"{puzzle.where}: {e}") from None
     _compile_notice("search")
     human = {"landlord": WIN, "peasants": LOSS}[side] if side else (LOSS if pos.to_move else WIN)
-    game = Game(_searcher(max_memory, time_limit), pos, human)
+    game = Game(_searcher(max_memory, time_limit), pos, human, puzzle.history, puzzle.bid)
     click.echo(f"{puzzle.name}: you play {'the landlord' if human == WIN else 'the peasants'}.")
     stopped = "(the time limit stopped the search: no proof)"
     while not game.over:
@@ -548,6 +621,7 @@ def play(
             click.echo("That throws away a won position.")
     if game.over:
         click.echo("You win." if game.human_won else "You lose.")
+        click.echo(f"The hand's stake: {game.stake}")
     if game.stopped:
         sys.exit(3)
 
@@ -766,6 +840,9 @@ def bench(
                 f"{r.seconds:>9.3f}{extra}"
             )
         click.echo(f"bench signature: {report.signature:,} nodes ({len(report.listed)} positions)")
+        click.echo(
+            f"stake signature: {report.stake_signature:,} nodes ({len(report.staked)} positions)"
+        )
         click.echo(f"search speed: {report.nodes_per_second:,.0f} nodes/s")
         for name, median in report.medians.items():
             click.echo(f"random {name} endgames: median {median:.3f} s")
@@ -773,9 +850,10 @@ def bench(
     if differ:
         if not as_json:
             click.echo(f"expected signature: {report.expected_signature:,} nodes")
-            _print_differences(differ, len(report.listed))
-        names = ", ".join(r.case for r in differ)
-        raise click.ClickException(f"the bench list differs at {names} (solver/bench_list.txt)")
+            click.echo(f"expected stake signature: {report.expected_stake_signature:,} nodes")
+            _print_differences(differ, len(report.listed) + len(report.staked))
+        names = ", ".join(f"{r.case} (solver/{suite.LIST_FILES[r.suite]})" for r in differ)
+        raise click.ClickException(f"the bench lists differ at {names}")
 
 
 def _print_differences(differ: list[Any], listed: int) -> None:
@@ -899,17 +977,22 @@ def validate(input_file: IO[bytes]) -> None:
     type=click.IntRange(min=1),
     help="Processes searching seats in parallel (default and most: one per usable core).",
 )
+@click.option("--stake", is_flag=True, help="Also each seat's value: the stake question.")
+@_bid
 @_search_limits
 def analyze(
     targets: tuple[str, ...],
     as_json: bool,
     workers: int | None,
+    stake: bool,
+    bid: int | None,
     time_limit: float | None,
     max_memory: float,
 ) -> None:
     """For each deal, every seat as landlord: he takes the kitty and leads, the two seats
     after him are the peasants, all hands open. Does he win? With a winning first move,
     the nodes searched and the seconds taken: which seat should take the landlord.
+    With --stake, also what the hand is worth to him with best play on both sides.
 
     A deal is written "S1=... S2=... S3=... KITTY=..." (17, 17, 17 and 3 cards, the
     whole deck), or comes from a file of [[deal]] tables, as `landlord deal --format
@@ -940,7 +1023,10 @@ def analyze(
     if note:
         click.echo(note, err=True)
     unknown = False
-    for result in double_dummy(deals, max_memory, time_limit, size):
+    if bid is not None and not stake:
+        raise click.UsageError("--bid counts stakes: it needs --stake")
+    asked = (bid or 1) if stake else None
+    for result in double_dummy(deals, max_memory, time_limit, size, asked):
         unknown |= any(s.answer is None for s in result.seats)
         if as_json:
             click.echo(json.dumps(result.as_json()))
@@ -951,9 +1037,13 @@ def analyze(
             verdict = {True: "wins", False: "loses", None: "unknown"}[s.answer]
             move = f"  first move {s.move}" if s.move else ""
             stopped = f"  (stopped by the {s.stopped_by})" if s.stopped_by else ""
+            worth = ""
+            if s.staked:
+                worth = "  worth unknown" if s.value is None else f"  worth {s.value:+d}"
+                worth += f" ({s.stake.reasons})" if s.stake and s.stake.reasons else ""
             click.echo(
-                f"  seat {s.seat} as landlord {verdict}{move}{stopped}  [{s.nodes:,} nodes]  "
-                f"({s.seconds:.2f} s)"
+                f"  seat {s.seat} as landlord {verdict}{move}{worth}{stopped}  "
+                f"[{s.nodes:,} nodes]  ({s.seconds:.2f} s)"
             )
     if unknown:
         sys.exit(3)

@@ -1,6 +1,7 @@
 """The double-dummy table of a deal: for each seat as landlord (he takes the kitty and
 leads; the two seats after him are peasant 1 and peasant 2), whether he wins with all
-hands open, with a winning first move, and what the answer cost.
+hands open, with a winning first move, and what the answer cost; and, when asked, what
+the hand is worth to him with best play (the stake question).
 
 The three seats of a deal are independent questions, so they run in parallel: each
 worker process has its own search table, and results come back in the deals' order.
@@ -16,7 +17,9 @@ from typing import Any
 from .deals import Deal
 from .endgame import solve_win
 from .rules import CLASSIC, RuleSet
+from .scoring import History, Stake
 from .search import DEFAULT_MEMORY_MB, Searcher, make_position
+from .stake import solve_stake
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,10 @@ class SeatResult:
     nodes: int
     seconds: float
     stopped_by: str | None = None
+    staked: bool = False  # whether the stake question was asked: then the three below
+    value: int | None = None
+    points: int | None = None
+    stake: Stake | None = None  # of the principal line
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -39,6 +46,10 @@ class SeatResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }
+        if self.staked:
+            out["value"] = self.value
+            out["points"] = self.points
+            out["stake"] = None if self.stake is None else self.stake.as_dict()
         if self.stopped_by:
             out["stopped_by"] = self.stopped_by
         return out
@@ -59,21 +70,48 @@ class DealResult:
         }
 
 
-def analyze_seat(searcher: Searcher, deal: Deal, seat: int, rules: RuleSet = CLASSIC) -> SeatResult:
+def analyze_seat(
+    searcher: Searcher,
+    deal: Deal,
+    seat: int,
+    rules: RuleSet = CLASSIC,
+    bid: int | None = None,
+) -> SeatResult:
     """Seat ``seat`` (1, 2 or 3) as landlord, leading: does he win (under ``rules``, so
-    that ``landlord batch --ban`` asks the same of deals as of puzzles)?"""
+    that ``landlord batch --ban`` asks the same of deals as of puzzles)? With a ``bid``,
+    the stake question: what the hand is worth to him at that bid."""
     start = time.perf_counter()
-    result = solve_win(searcher, make_position(deal.landlord_hands(seat - 1), rules=rules))
-    move = result.line[0].text if result.answer and result.line else None
-    stats = result.stats
+    pos = make_position(deal.landlord_hands(seat - 1), rules=rules)
+    if bid is None:
+        result = solve_win(searcher, pos)
+        move = result.line[0].text if result.answer and result.line else None
+        stats = result.stats
+        return SeatResult(
+            seat, result.answer, move, stats.nodes, time.perf_counter() - start, stats.aborted
+        )
+    valued = solve_stake(searcher, pos, History(), bid)
+    move = valued.line[0].text if valued.answer and valued.line else None
+    stats = valued.stats
     return SeatResult(
-        seat, result.answer, move, stats.nodes, time.perf_counter() - start, stats.aborted
+        seat,
+        valued.answer,
+        move,
+        stats.nodes,
+        time.perf_counter() - start,
+        stats.aborted,
+        True,
+        valued.value,
+        valued.points,
+        valued.stake,
     )
 
 
-def analyze_deal(searcher: Searcher, deal: Deal, rules: RuleSet = CLASSIC) -> DealResult:
-    """A deal's table, its seats one after another on ``searcher``."""
-    return DealResult(deal, tuple(analyze_seat(searcher, deal, s, rules) for s in (1, 2, 3)))
+def analyze_deal(
+    searcher: Searcher, deal: Deal, rules: RuleSet = CLASSIC, bid: int | None = None
+) -> DealResult:
+    """A deal's table, its seats one after another on ``searcher`` (with a ``bid``, with
+    their values)."""
+    return DealResult(deal, tuple(analyze_seat(searcher, deal, s, rules, bid) for s in (1, 2, 3)))
 
 
 def load_search(searcher: Searcher) -> None:
@@ -90,8 +128,8 @@ def _start_worker(memory_mb: float, time_limit: float | None) -> None:
     _worker["searcher"] = Searcher(memory_mb, time_limit)
 
 
-def _seat_task(deal: Deal, seat: int) -> SeatResult:
-    return analyze_seat(_worker["searcher"], deal, seat)
+def _seat_task(deal: Deal, seat: int, bid: int | None) -> SeatResult:
+    return analyze_seat(_worker["searcher"], deal, seat, CLASSIC, bid)
 
 
 def analyze(
@@ -99,14 +137,16 @@ def analyze(
     memory_mb: float = DEFAULT_MEMORY_MB,
     time_limit: float | None = None,
     workers: int = 1,
+    bid: int | None = None,
 ) -> Iterator[DealResult]:
-    """The table of each deal, in order; with ``workers`` > 1 the seats of the deals run
-    in that many processes (each with a ``memory_mb`` table), a few deals ahead."""
+    """The table of each deal, in order (with a ``bid``, with each seat's value); with
+    ``workers`` > 1 the seats of the deals run in that many processes (each with a
+    ``memory_mb`` table), a few deals ahead."""
     searcher = Searcher(memory_mb if workers <= 1 else 1, time_limit)
     load_search(searcher)
     if workers <= 1:
         for deal in deals:
-            yield analyze_deal(searcher, deal)
+            yield analyze_deal(searcher, deal, CLASSIC, bid)
         return
     import concurrent.futures as cf
     import multiprocessing as mp
@@ -117,7 +157,7 @@ def analyze(
     ) as pool:
         pending: list[tuple[Deal, list[cf.Future[SeatResult]]]] = []
         for deal in deals:
-            pending.append((deal, [pool.submit(_seat_task, deal, s) for s in (1, 2, 3)]))
+            pending.append((deal, [pool.submit(_seat_task, deal, s, bid) for s in (1, 2, 3)]))
             while len(pending) * 3 >= 2 * workers + 3:  # enough work in flight
                 done, futures = pending.pop(0)
                 yield DealResult(done, tuple(f.result() for f in futures))

@@ -6,8 +6,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .endgame import SHORT_NAMES, WinResult, side_wins, solve_win
+from .endgame import SHORT_NAMES, Step, WinResult, side_wins, solve_win
 from .puzzles import Puzzle
+from .scoring import History, Stake, line_stake
 from .search import (
     DEFAULT_MEMORY_MB,
     PLAYER_NAMES,
@@ -15,6 +16,7 @@ from .search import (
     make_position,
 )
 from .spring import SpringResult, solve_spring, workspace
+from .stake import StakeResult, score_value, solve_stake
 
 EMPTY = (0,) * 15
 
@@ -25,22 +27,39 @@ class Solution:
 
     puzzle: Puzzle
     question: str
-    result: SpringResult | WinResult
+    result: SpringResult | WinResult | StakeResult
     seconds: float
 
     @property
     def answer(self) -> bool | None:
-        """True or False; None when a limit stopped a ``win`` search."""
+        """True or False; None when a limit stopped a search."""
         return self.result.answer
 
     @property
     def mismatch(self) -> bool:
-        """Whether the puzzle states an expected answer that this one contradicts."""
-        return (
-            self.puzzle.expect is not None
-            and self.answer is not None
-            and self.puzzle.expect != self.answer
-        )
+        """Whether the puzzle states an expected answer (or value) that this one contradicts."""
+        expect = self.puzzle.expect
+        if expect is None or self.answer is None:
+            return False
+        if isinstance(expect, bool):
+            return expect != self.answer
+        return isinstance(self.result, StakeResult) and expect != self.result.value
+
+    @property
+    def steps(self) -> list[Step]:
+        """The line as moves with their players (a spring's are all the landlord's)."""
+        if isinstance(self.result, SpringResult):
+            return [Step(0, m) for m in self.result.line]
+        return self.result.line
+
+    @property
+    def stake(self) -> Stake | None:
+        """The stake of the line, when it ends the hand."""
+        if isinstance(self.result, StakeResult):
+            return self.result.stake
+        p = self.puzzle
+        history = History() if self.question == "spring" else p.history
+        return line_stake(self.steps, (p.landlord, *p.peasants), history, p.bid)
 
     def line_text(self) -> list[str]:
         """The line, one string per move: cards in canonical notation, or ``pass``."""
@@ -58,6 +77,12 @@ class Solution:
             "seconds": round(self.seconds, 6),
             "file": self.puzzle.file,
         }
+        stake = self.stake
+        out["stake"] = None if stake is None else stake.as_dict()
+        if isinstance(self.result, StakeResult):
+            out["value"] = self.result.value
+            out["points"] = self.result.points
+            out["bid"] = self.puzzle.bid
         if isinstance(self.result, SpringResult):
             out["plays"] = [m.as_dict() for m in self.result.line]
         else:
@@ -68,7 +93,16 @@ class Solution:
             out["table_hits"] = r.stats.hits
             if r.stats.aborted:
                 out["stopped_by"] = r.stats.aborted
-            if r.first_moves is not None:
+            if isinstance(r, StakeResult) and r.first_moves is not None:
+                out["first_moves"] = [
+                    {
+                        "move": step.text,
+                        "value": None if s is None else score_value(s),
+                        "wins": None if s is None else (s > 0) == (step.player == 0),
+                    }
+                    for step, s, _ in r.first_moves
+                ]
+            elif isinstance(r, WinResult) and r.first_moves is not None:
                 out["first_moves"] = [
                     {"move": step.text, "wins": side_wins(v, step.player)}
                     for step, v, _ in r.first_moves
@@ -78,8 +112,11 @@ class Solution:
         return out
 
     def text(self) -> str:
-        """One human line: verdict, then the line as a player reads it."""
+        """One human line: verdict, then the line as a player reads it, and its stake."""
         verdict = {True: "yes", False: "no", None: "unknown"}[self.answer]
+        if isinstance(self.result, StakeResult):
+            value = self.result.value
+            verdict = "unknown" if value is None else f"{value:+d}"
         head = f"{self.puzzle.name}: {self.question}? {verdict}"
         if isinstance(self.result, SpringResult):
             plays = self.result.line
@@ -94,12 +131,25 @@ class Solution:
                 head += ": " + "  ".join(str(step) for step in r.line)
             if r.stats.aborted:
                 head += f"  (stopped by the {r.stats.aborted})"
+        stake = self.stake
+        if stake is not None:
+            head += f"  stake {stake}"
+        if not isinstance(self.result, SpringResult):
+            r = self.result
             head += f"  [{r.stats.nodes:,} nodes]"
-            if r.first_moves is not None:
+            if isinstance(r, StakeResult) and r.first_moves is not None:
+                values = [
+                    f"{step.text} {'?' if s is None else f'{score_value(s):+d}'}"
+                    for step, s, _ in r.first_moves
+                ]
+                head += f"\n  first moves: {', '.join(values)}"
+            elif isinstance(r, WinResult) and r.first_moves is not None:
                 wins = [step.text for step, v, _ in r.first_moves if side_wins(v, step.player)]
                 head += f"\n  winning first moves: {', '.join(wins) if wins else 'none'}"
         if self.mismatch:
-            head += f"  MISMATCH: expected {'yes' if self.puzzle.expect else 'no'}"
+            expect = self.puzzle.expect
+            shown = ("yes" if expect else "no") if isinstance(expect, bool) else f"{expect:+d}"
+            head += f"  MISMATCH: expected {shown}"
         return head + f"  ({self.seconds * 1000:.2f} ms)"
 
 
@@ -123,7 +173,7 @@ class Solver:
     def prepare(self, question: str) -> None:
         """Load what ``question`` needs (the search and its table for ``win``), so that no
         puzzle's time includes it."""
-        if question == "win" and self._searcher is None:
+        if question in ("win", "stake") and self._searcher is None:
             self._searcher = Searcher(self._memory_mb, self._time_limit)
             solve_win(self._searcher, make_position([(1,) + EMPTY[1:], (0, 1) + EMPTY[2:]]))
 
@@ -134,10 +184,19 @@ class Solver:
         question = puzzle.question
         self.prepare(question)
         start = time.perf_counter()
-        result: SpringResult | WinResult
+        result: SpringResult | WinResult | StakeResult
         if question == "spring":
             p1, p2 = (*puzzle.peasants, EMPTY)[:2]
             result = solve_spring(puzzle.landlord, (p1, p2), puzzle.rules, self._ws)
+        elif question == "stake":
+            assert self._searcher is not None
+            result = solve_stake(
+                self._searcher,
+                puzzle.position(),
+                puzzle.history,
+                puzzle.bid,
+                all_moves=self._all_moves,
+            )
         else:
             assert self._searcher is not None
             result = solve_win(self._searcher, puzzle.position(), all_moves=self._all_moves)

@@ -28,12 +28,15 @@ from .api import Solver
 from .cards import format_hand
 from .contest import contest_chunks
 from .deals import Deal
+from .endgame import Step
 from .engines import Engine
 from .errors import InputFileError, LandlordError, OutputError, quoted
+from .movegen import as_play
 from .progress import Progress, Summary
 from .puzzles import Puzzle
 from .resume import NOTHING, Finished, empty
 from .rules import CLASSIC
+from .scoring import History, line_stake
 from .search import DEFAULT_MEMORY_MB, Searcher
 from .sources import Source
 from .spring import spring_line, workspace
@@ -52,6 +55,7 @@ class Settings:
     memory_mb: float = DEFAULT_MEMORY_MB
     time_limit: float | None = None  # of each search: each seat of a deal
     all_moves: bool = False
+    bid: int | None = None  # for every puzzle, instead of its own
 
 
 @dataclass
@@ -123,14 +127,14 @@ class Plan:
     def needs_search(self) -> bool:
         """Whether any item searches: a win puzzle or a deal (so workers should load the
         search)."""
-        return self.asks_win() or self.has_deals()
+        return self.asks_search() or self.has_deals()
 
-    def asks_win(self) -> bool:
-        """Whether any puzzle asks the win question (so workers need a puzzle solver's
-        search table)."""
+    def asks_search(self) -> bool:
+        """Whether any puzzle asks a question that searches, win or stake (so workers
+        need a puzzle solver's search table)."""
         question = self.settings.question
         return any(
-            isinstance(p, Puzzle) and (question or p.question) == "win"
+            isinstance(p, Puzzle) and (question or p.question) != "spring"
             for s in self.sources
             for p in s.puzzles or ()
         )
@@ -179,8 +183,9 @@ class Plan:
                 yield error_result(f"{src.name}#{k}", str(item))
                 continue
             numbers.append(k)
-            puzzles.append(item.asked(bans=self.settings.bans))
-            weight += TASK_WEIGHT if (self.settings.question or item.question) == "win" else 1
+            puzzles.append(item.asked(bans=self.settings.bans, bid=self.settings.bid))
+            question = self.settings.question or item.question
+            weight += TASK_WEIGHT if question != "spring" else 1
             if weight >= TASK_WEIGHT:
                 yield Task(src.name, np.array(numbers, np.int64), puzzles=tuple(puzzles))
                 numbers, puzzles, weight = [], [], 0
@@ -255,7 +260,7 @@ def prepare(plan: Plan) -> None:
     """
     state = worker_state(plan.settings)
     spring_line(np.eye(3, 15, dtype=np.int64), state.rules, state.ws)
-    if plan.asks_win():
+    if plan.asks_search():
         state.solver.prepare("win")
     if plan.has_deals():
         state.searcher  # noqa: B018 (made and loaded here, before the fork)
@@ -286,7 +291,7 @@ def _solve_deals(
     same JSON that ``json.dumps`` gives) because at a few µs a case, formatting counts."""
     assert task.deals is not None
     deals = task.deals.astype(np.int64)
-    rules, ws = state.rules, state.ws
+    rules, ws, rules_set = state.rules, state.ws, state.rule_set
     head = '{"id": ' + json.dumps(task.source)[:-1]
     yes = no = 0
     for i, k in enumerate(task.numbers.tolist()):
@@ -297,12 +302,15 @@ def _solve_deals(
         if plays:
             yes += 1
             line = json.dumps([format_hand(p) for p in plays])
+            steps = [Step(0, as_play(p, rules_set)) for p in plays]
+            stake = line_stake(steps, deals[i].tolist(), History())
+            stake_json = json.dumps(None if stake is None else stake.as_dict())
         else:
             no += 1
-            line = "[]"
+            line, stake_json = "[]", "null"
         lines.append(
             f'{head}#{k}", "question": "spring", "answer": {"true" if plays else "false"}, '
-            f'"line": {line}, "seconds": {round(seconds, 6)!r}}}'
+            f'"line": {line}, "seconds": {round(seconds, 6)!r}, "stake": {stake_json}}}'
         )
     counts.update(yes=yes, no=no)
 
@@ -360,12 +368,15 @@ def _solve_open_deals(
 ) -> None:
     """Deals before the auction, through the analyze code: the same JSON objects as
     ``landlord analyze --json``. Counted by deal and by seat (``seat_yes``, ...), apart
-    from the answers of puzzles and cases; a deal's time is its three seats'."""
+    from the answers of puzzles and cases; a deal's time is its three seats'. Asked the
+    stake question, each seat's value too."""
+    settings = state.settings
+    bid = (settings.bid or 1) if settings.question == "stake" else None
     for k, deal in zip(task.numbers.tolist(), task.open_deals, strict=True):
         item = f"{task.source}#{k}"
         where = f"{deal.file}, line {deal.line}, deal {quoted(deal.name)}"
         result = _attempt(
-            partial(analyze_deal, state.searcher, deal, state.rule_set),
+            partial(analyze_deal, state.searcher, deal, state.rule_set, bid),
             item,
             where,
             state,

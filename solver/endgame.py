@@ -15,6 +15,7 @@ from .cards import format_hand, parse_hand
 from .errors import LandlordError, RuleError, quoted
 from .movegen import Move
 from .rules import CLASSIC, RuleSet
+from .scoring import History, line_stake
 from .search import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, Searcher, SearchStats, make_position
 
 SHORT_NAMES = ("L", "P1", "P2")
@@ -173,10 +174,26 @@ def describe(pos: Position) -> str:
     return " ".join(parts)
 
 
-def best_record(name: str, pos: Position, result: WinResult) -> dict[str, Any]:
+def line_record(
+    pos: Position, step: Step, follow: list[Step], history: History, bid: int
+) -> dict[str, Any]:
+    """A first move's line in ``--json``: given whole (``"P1 pass"``, as first written)
+    and split into ``line_moves`` and ``line_players``, as ``solve`` writes it; and the
+    stake of the first move with the line after it, when it ends the hand."""
+    stake = line_stake([step, *follow], pos.hands, history, bid)
+    return {
+        "line": [str(x) for x in follow],
+        "line_moves": [x.text for x in follow],
+        "line_players": [PLAYER_NAMES[x.player] for x in follow],
+        "stake": None if stake is None else stake.as_dict(),
+    }
+
+
+def best_record(
+    name: str, pos: Position, result: WinResult, history: History, bid: int = 1
+) -> dict[str, Any]:
     """``landlord best --json``'s object for one position: every first move with its
-    outcome and the line after it. Each line is given whole (``"P1 pass"``, as first
-    written) and split into ``line_moves`` and ``line_players``, as ``solve`` writes it."""
+    outcome and the line after it (see :func:`line_record`)."""
     return {
         "name": name,
         "position": describe(pos),
@@ -185,9 +202,7 @@ def best_record(name: str, pos: Position, result: WinResult) -> dict[str, Any]:
             {
                 "move": step.text,
                 "wins": side_wins(v, pos.to_move),
-                "line": [str(x) for x in follow],
-                "line_moves": [x.text for x in follow],
-                "line_players": [PLAYER_NAMES[x.player] for x in follow],
+                **line_record(pos, step, follow, history, bid),
             }
             for step, v, follow in result.first_moves or []
         ],

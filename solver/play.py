@@ -5,9 +5,10 @@ does the talking."""
 from __future__ import annotations
 
 from .cards import format_hand, parse_hand
-from .endgame import SHORT_NAMES, keeping_move
+from .endgame import SHORT_NAMES, Step, keeping_move
 from .errors import LandlordError
 from .movegen import Move, readings
+from .scoring import History, Stake, line_stake
 from .search import UNKNOWN, WIN, Position, Searcher
 
 
@@ -18,13 +19,33 @@ class IllegalMove(LandlordError):
 class Game:
     """One game from a position: the human plays one side (``WIN``: the landlord,
     ``LOSS``: the peasants), the solver the other. A time limit counts afresh for every
-    answer; ``stopped`` records whether one ever left an answer unknown."""
+    answer; ``stopped`` records whether one ever left an answer unknown. The moves made
+    are kept, for the stake of the game (from the puzzle's history, at its bid)."""
 
-    def __init__(self, searcher: Searcher, pos: Position, human: int) -> None:
+    def __init__(
+        self,
+        searcher: Searcher,
+        pos: Position,
+        human: int,
+        history: History | None = None,
+        bid: int = 1,
+    ) -> None:
         self.searcher = searcher
-        self.pos = pos
+        self.first = self.pos = pos
         self.human = human
         self.stopped = False
+        self.history = history or History.implied(pos.to_move, pos.table, pos.owner)
+        self.bid = bid
+        self.line: list[Step] = []
+
+    @property
+    def stake(self) -> Stake | None:
+        """The stake of the game so far: None until it is over."""
+        return line_stake(self.line, self.first.hands, self.history, self.bid)
+
+    def _move(self, move: Move | None) -> None:
+        self.line.append(Step(self.pos.to_move, move))
+        self.pos = self.pos.after(move)
 
     @property
     def over(self) -> bool:
@@ -51,7 +72,7 @@ class Game:
         self.searcher.start(self.pos.rules)
         move, unknown = keeping_move(self.searcher, self.pos)
         self.stopped |= unknown
-        self.pos = self.pos.after(move)
+        self._move(move)
         return move, unknown
 
     def hint(self) -> tuple[list[Move | None], bool]:
@@ -92,5 +113,5 @@ class Game:
         before = self.searcher.value(self.pos)
         after = self.searcher.value(self.pos.after(move))
         self.stopped |= UNKNOWN in (before, after)
-        self.pos = self.pos.after(move)
+        self._move(move)
         return before == self.human and after not in (self.human, UNKNOWN)

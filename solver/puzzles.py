@@ -10,6 +10,7 @@
     expect = true                   # optional: the known answer
     source = "why this puzzle exists"   # optional
     bans = ["trio+single"]          # optional: combination kinds that are illegal
+    bid = 2                         # optional: the points a line's stake is counted at
 
 This shape is a contract other tools rely on: keys are added, never renamed. Reading is
 all validation: a puzzle that loads is one the solver can trust. Errors name the file,
@@ -27,11 +28,24 @@ from typing import Any
 from .cards import Hand, check_disjoint, check_hand, format_hand, parse_hand
 from .errors import InputFileError, LandlordError, WholeFileError
 from .position import PLAYER_NAMES, Position, make_position
-from .rules import CLASSIC, RuleSet
+from .rules import CLASSIC, QUESTIONS, RuleSet
+from .scoring import History, check_bid, check_history_cards
 from .tomlfile import read_toml
 
-QUESTIONS = ("spring", "win")
-KEYS = ("name", "question", "landlord", "peasants", "expect", "source", "bans", "to_move", "table")
+KEYS = (
+    "name",
+    "question",
+    "landlord",
+    "peasants",
+    "expect",
+    "source",
+    "bans",
+    "to_move",
+    "table",
+    "history",
+    "bid",
+)
+HISTORY_KEYS = ("bombs", "peasants_played", "landlord_plays")
 
 
 @dataclass(frozen=True)
@@ -43,30 +57,45 @@ class Puzzle:
     landlord: Hand
     peasants: tuple[Hand, ...]
     rules: RuleSet
-    expect: bool | None = None
+    expect: bool | int | None = None  # a stake question's may be its value
     source: str | None = None
     file: str = ""
     line: int = 0
     to_move: int = 0
     table: Hand | None = None
     table_by: int | None = None
+    given_history: History | None = None
+    bid: int = 1
+
+    @property
+    def history(self) -> History:
+        """The hand's history before the position: as given, else what the position
+        implies (see :meth:`History.implied`)."""
+        if self.given_history is not None:
+            return self.given_history
+        pos = self.position()
+        return History.implied(pos.to_move, pos.table, pos.owner)
 
     @property
     def where(self) -> str:
         """Where the puzzle is written, for messages: file, line and name."""
         return f"{self.file}, line {self.line}, puzzle {self.name!r}"
 
-    def asked(self, question: str | None = None, bans: Iterable[str] = ()) -> Puzzle:
-        """The puzzle with another question or more bans; its ``expect`` is dropped when
-        either changes, since it answers only the question and rules it was written for."""
+    def asked(
+        self, question: str | None = None, bans: Iterable[str] = (), bid: int | None = None
+    ) -> Puzzle:
+        """The puzzle with another question, more bans or another bid; its ``expect`` is
+        dropped when the question or the rules change, since it answers only the question
+        and rules it was written for (a value is in units of the bid, so it stays)."""
         rules = self.rules.with_bans(bans)
         question = question or self.question
+        bid = bid or self.bid
         if question == self.question and rules == self.rules:
-            return self
-        return replace(self, question=question, rules=rules, expect=None)
+            return self if bid == self.bid else replace(self, bid=bid)
+        return replace(self, question=question, rules=rules, expect=None, bid=bid)
 
     def position(self) -> Position:
-        """The position of a ``win`` question (validated when the puzzle was read)."""
+        """The position of a ``win`` or ``stake`` question (validated when read)."""
         return make_position(
             [self.landlord, *self.peasants], self.to_move, self.table, self.table_by, self.rules
         )
@@ -182,17 +211,26 @@ def _puzzle(
     except LandlordError as e:
         raise fail("landlord", str(e)) from None
     expect = table.get("expect")
-    if expect is not None and not isinstance(expect, bool):
+    if question == "stake" and isinstance(expect, int) and not isinstance(expect, bool):
+        if expect == 0 or abs(expect) & (abs(expect) - 1):
+            raise fail(
+                "expect", f"a stake's 'expect' is a power of two or its negative, got {expect}"
+            )
+    elif expect is not None and not isinstance(expect, bool):
         raise fail("expect", f"'expect' must be true or false, got {expect!r}")
     src = table.get("source")
     players = PLAYER_NAMES[: 1 + len(peasants)]
     to_move = _player(table.get("to_move", "landlord"), players, "to_move", fail)
     if question == "spring" and to_move:
-        raise fail("to_move", "a spring starts with the landlord to move: 'to_move' is for win")
+        raise fail(
+            "to_move", "a spring starts with the landlord to move: 'to_move' is for win and stake"
+        )
     play = by = None
     if "table" in table:
         if question == "spring":
-            raise fail("table", "a spring starts from a free lead: 'table' is for win questions")
+            raise fail(
+                "table", "a spring starts from a free lead: 'table' is for win and stake questions"
+            )
         spec = table["table"]
         if not isinstance(spec, dict) or set(spec) != {"play", "by"}:
             raise fail(
@@ -200,6 +238,17 @@ def _puzzle(
             )
         play = _hand(spec["play"], "table", fail)
         by = _player(spec["by"], players, "table", fail)
+    try:
+        bid = check_bid(table.get("bid", 1))
+    except LandlordError as e:
+        raise fail("bid", str(e)) from None
+    history = None
+    if "history" in table:
+        if question == "spring":
+            raise fail(
+                "history", "a spring starts a hand: 'history' is for win and stake questions"
+            )
+        history = _history(table["history"], fail)
     puzzle = Puzzle(
         name,
         question,
@@ -213,13 +262,40 @@ def _puzzle(
         to_move,
         play,
         by,
+        history,
+        bid,
     )
-    if question == "win" or play is not None:  # a position the search can trust
+    if question != "spring" or play is not None:  # a position the search can trust
         try:
-            puzzle.position()
+            pos = puzzle.position()
         except LandlordError as e:
             raise fail("table" if play is not None else "landlord", str(e)) from None
+        if history is not None:
+            try:
+                history.check(pos.to_move, pos.table, pos.owner)
+                check_history_cards(history, pos.hands, pos.table)
+            except LandlordError as e:
+                raise fail("history", str(e)) from None
     return puzzle
+
+
+def _history(spec: Any, fail: Any) -> History:
+    """``history = { bombs = 2, peasants_played = true, landlord_plays = 3 }``: each key
+    optional, defaults the start of a hand."""
+    if not isinstance(spec, dict) or not set(spec) <= set(HISTORY_KEYS):
+        raise fail(
+            "history",
+            "'history' must be { bombs = 0, peasants_played = false, landlord_plays = 0 } "
+            f"(any of those keys), got {spec!r}",
+        )
+    for key in ("bombs", "landlord_plays"):
+        value = spec.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise fail("history", f"history {key} must be a whole number 0 or more, got {value!r}")
+    played = spec.get("peasants_played", False)
+    if not isinstance(played, bool):
+        raise fail("history", f"history peasants_played must be true or false, got {played!r}")
+    return History(spec.get("bombs", 0), played, spec.get("landlord_plays", 0))
 
 
 def _player(value: Any, players: tuple[str, ...], key: str, fail: Any) -> int:
@@ -258,8 +334,19 @@ def to_toml(puzzles: list[Puzzle]) -> str:
             )
         if p.rules.bans:
             out.append("bans = [" + ", ".join(f'"{b}"' for b in sorted(p.rules.bans)) + "]")
-        if p.expect is not None:
+        if p.given_history is not None:
+            h = p.given_history
+            played = "true" if h.peasants_played else "false"
+            out.append(
+                f"history = {{ bombs = {h.bombs}, peasants_played = {played}, "
+                f"landlord_plays = {h.landlord_plays} }}"
+            )
+        if p.bid != 1:
+            out.append(f"bid = {p.bid}")
+        if isinstance(p.expect, bool):
             out.append(f"expect = {'true' if p.expect else 'false'}")
+        elif p.expect is not None:
+            out.append(f"expect = {p.expect}")
         if p.source is not None:
             out.append(f"source = {_quote(p.source)}")
         out.append("")

@@ -73,6 +73,9 @@ BANNABLE = (
     "plane+pairs",
 )
 
+#: The questions a puzzle can ask: a spring, a forced win, the stake with best play.
+QUESTIONS = ("spring", "win", "stake")
+
 #: Layout of the rule array the kernels read (the deck is checked before, in Python).
 R_BANS, R_SIZE = 0, 1
 

@@ -174,7 +174,11 @@ def test_solve_json_records():
     assert len(records) >= 30
     for rec in records:
         assert {"name", "question", "answer", "line", "seconds"} <= rec.keys()
-        assert rec["answer"] == rec["expect"]
+        if rec["question"] == "stake":
+            assert rec["value"] == rec["expect"] and rec["answer"] == (rec["value"] > 0)
+            assert rec["stake"]["points"] == rec["points"] == rec["value"] * rec["bid"]
+        else:
+            assert rec["answer"] == rec["expect"]
         if rec["question"] == "spring":
             assert bool(rec["line"]) == rec["answer"]  # a witness for every yes
         else:
@@ -304,7 +308,7 @@ def test_deal_stream_is_pinned():
         ),
         (
             'landlord = "3"\npeasants = ["4", "5"]\ntable = { play = "4", by = "peasant1" }\n',
-            "a spring starts from a free lead: 'table' is for win questions",
+            "a spring starts from a free lead: 'table' is for win and stake questions",
         ),
         (
             'landlord = "3"\npeasants = ["4", "5"]\nto_move = "peasant1"\n',

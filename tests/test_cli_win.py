@@ -116,7 +116,7 @@ def test_play_a_game_and_hear_about_a_thrown_away_win(tmp_path):
     result = run("play", path, input="55\n77\nTT\nQQ\n3\n2\n")
     assert result.exit_code == 0, result.output
     assert "throws away" not in result.stdout
-    assert result.stdout.rstrip().endswith("You win.")
+    assert result.stdout.rstrip().endswith("You win.\nThe hand's stake: x1: +1")
 
 
 def test_bans_on_the_command_line():

@@ -1,0 +1,223 @@
+"""Stakes on the command line: the stake question in puzzle files, every line's stake,
+best --stake, analyze --stake, batch, and bad stake input."""
+
+import json
+from pathlib import Path
+
+import pytest
+import reference as ref
+from click.testing import CliRunner
+
+from cli import main
+from solver.cards import parse_hand
+from solver.endgame import Step, parse_position
+from solver.movegen import as_play
+from solver.puzzles import load_text, to_toml
+from solver.scoring import History
+
+STAKES = Path(__file__).resolve().parents[1] / "puzzles" / "08-stakes.toml"
+HEAD = 'question = "stake"\nlandlord = "5AA"\npeasants = ["7778A"]\n'
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def steps(players, moves, rules):
+    """A ``--json`` line as the solver's steps, for the reference to read."""
+    names = ["landlord", "peasant1", "peasant2"]
+    return [
+        Step(names.index(p), None if m == "pass" else as_play(parse_hand(m), rules))
+        for p, m in zip(players, moves, strict=True)
+    ]
+
+
+def test_stake_puzzles_give_their_values_with_lines_of_that_stake():
+    result = run("solve", "--json", STAKES)
+    assert result.exit_code == 0, result.output
+    records = [json.loads(ln) for ln in result.stdout.splitlines()]
+    puzzles = {p.name: p for p in load_text(STAKES.read_bytes(), str(STAKES))}
+    assert len(records) == len(puzzles) == 10
+    for rec in records:
+        p = puzzles[rec["name"]]
+        pos, h = p.position(), p.history
+        assert rec["value"] == rec["expect"] == p.expect
+        assert rec["points"] == rec["value"] * p.bid and rec["bid"] == p.bid
+        line = steps(rec["players"], rec["line"], p.rules)
+        fields = (h.bombs, h.peasants_played, h.landlord_plays)
+        assert ref.replay_stake(pos, line, *fields) == rec["value"], rec["name"]
+        stake = rec["stake"]
+        assert stake["points"] == rec["points"]
+        assert stake["multiplier"] == abs(rec["value"])
+        played = [m for m in rec["line"] if m != "pass"]
+        assert stake["rocket"] == ("BR" in played)
+
+
+def test_every_win_line_carries_its_stake(tmp_path):
+    # the published P22: the landlord leads 3444 and never plays again, an anti-spring
+    path = tmp_path / "p.toml"
+    path.write_text('question = "win"\nlandlord = "34444"\npeasants = ["55556"]\nbid = 3\n')
+    result = run("solve", "--json", path)
+    assert result.exit_code == 0, result.output
+    rec = json.loads(result.stdout)
+    assert rec["line"] == ["3444", "5556", "pass", "5"]
+    assert rec["stake"] == {
+        "bombs": 0,
+        "rocket": False,
+        "spring": False,
+        "anti_spring": True,
+        "multiplier": 2,
+        "points": -6,
+    }
+    result = run("solve", path)
+    assert "stake x2 (anti-spring): -6" in result.stdout
+    # the stake question's line is the costliest the peasants can force: with the bomb
+    result = run("solve", "--json", "--question", "stake", path)
+    rec = json.loads(result.stdout)
+    assert rec["value"] == -4 and rec["stake"]["bombs"] == 1 and rec["points"] == -12
+
+
+def test_a_spring_line_carries_its_stake(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('landlord = "RB2222AAAA33"\npeasants = ["4444", "66"]\n')
+    rec = json.loads(run("solve", "--json", path).stdout)
+    assert rec["answer"] is True
+    assert rec["stake"] == {
+        "bombs": 2,
+        "rocket": True,
+        "spring": True,
+        "anti_spring": False,
+        "multiplier": 16,
+        "points": 16,
+    }
+
+
+def test_all_moves_gives_each_first_moves_value():
+    result = run("solve", "--json", "--all-moves", STAKES)
+    rec = json.loads(result.stdout.splitlines()[1])  # S02: L=3333KA P1=2
+    values = {m["move"]: m["value"] for m in rec["first_moves"]}
+    assert values["3333KA"] == 2 and values["3333"] == -2 and values["333K"] == -1
+    assert all(m["wins"] == (m["value"] > 0) for m in rec["first_moves"])
+
+
+def test_best_stake_values_and_the_stake_of_each_line():
+    spec = "L=45577 P1=35662 P2=42BR"
+    result = run("best", spec, "--stake", "--lines", "--json")
+    assert result.exit_code == 0, result.output
+    rec = json.loads(result.stdout)
+    assert rec["value"] == -4 and rec["answer"] is False
+    pos = parse_position(spec)
+    for move in rec["moves"]:
+        first = as_play(parse_hand(move["move"]))
+        child = pos.after(first)
+        hands = [tuple(h) for h in child.hands]
+        table = (child.table.cards, child.table.kind, child.table.rank, child.table.length)
+        assert move["value"] == ref.value_minimax(hands, child.to_move, table, 0, 0, False, 1)
+        # the move with the line after it ends the hand with a stake of that value
+        assert move["stake"]["points"] == move["value"]
+    text = run("best", spec, "--stake").stdout
+    assert "L to move: worth -4 to the landlord" in text
+
+
+def test_analyze_stake_gives_each_seats_value():
+    deal = "S1=9JQKKKKAAAA2222BR S2=334456778899TTJQQ S3=334455566677889TT KITTY=JJQ"
+    result = run("analyze", deal, "--stake", "--bid", "2", "--json")
+    assert result.exit_code == 0, result.output
+    seats = json.loads(result.stdout)["seats"]
+    for s in seats:
+        assert s["answer"] == (s["value"] > 0)
+        assert s["points"] == 2 * s["value"] == s["stake"]["points"]
+    assert seats[0]["value"] > 0 and seats[1]["value"] < 0
+    text = run("analyze", deal, "--stake").stdout
+    assert f"seat 1 as landlord wins  first move {seats[0]['move']}  worth " in text
+    assert run("analyze", deal, "--bid", "2").exit_code == 2  # --bid needs --stake
+
+
+def test_batch_answers_the_stake_question(tmp_path):
+    out = tmp_path / "r.jsonl"
+    result = run(
+        "batch", STAKES, "--question", "stake", "--bid", "2", "--out", out, "--workers", "1"
+    )
+    assert result.exit_code == 0, result.output
+    records = [json.loads(ln) for ln in out.read_text().splitlines()]
+    assert len(records) == 10
+    assert all(r["points"] == 2 * r["value"] == r["stake"]["points"] for r in records)
+    assert all(r["value"] == r["expect"] for r in records)
+
+
+def test_history_and_bid_survive_a_round_trip():
+    text = HEAD.replace('"5AA"', '"3"').replace('"7778A"', '"4"') + (
+        "history = { bombs = 2, landlord_plays = 1 }\nbid = 3\nexpect = 8\n"
+    )
+    (puzzle,) = load_text(text.encode(), "t.toml")
+    assert puzzle.history == History(2, False, 1) and puzzle.bid == 3 and puzzle.expect == 8
+    (again,) = load_text(to_toml([puzzle]).encode(), "t.toml")
+    assert (again.history, again.bid, again.expect) == (puzzle.history, 3, 8)
+
+
+@pytest.mark.parametrize(
+    "to_move, table, history",
+    [
+        (0, None, History()),  # the start of a hand
+        (1, 0, History(0, False, 1)),  # the landlord's play on the table
+        (0, 1, History(0, True, 1)),  # a peasant's play on the table
+        (1, None, History(0, True, 1)),  # a peasant leads: he won a round
+    ],
+)
+def test_a_position_without_history_assumes_the_least(to_move, table, history):
+    assert History.implied(to_move, None, table) == history
+
+
+@pytest.mark.parametrize(
+    "extra, line, message",
+    [
+        ("bid = 4\n", 4, "bid 4: expected 1, 2 or 3"),
+        ("bid = true\n", 4, "bid True: expected 1, 2 or 3"),
+        (
+            "history = { bombs = -1, landlord_plays = 1 }\n",
+            4,
+            "history bombs must be a whole number 0 or more, got -1",
+        ),
+        (
+            'to_move = "peasant1"\nhistory = { landlord_plays = 0 }\n',
+            5,
+            "landlord_plays = 0 only at the start of a hand, where the landlord leads",
+        ),
+        ("history = { bombs = 1 }\n", 4, "with landlord_plays = 0 nothing has been played yet"),
+        (
+            'table = { play = "6", by = "peasant1" }\nhistory = { landlord_plays = 1 }\n',
+            5,
+            "the table play is a peasant's, so peasants_played = true",
+        ),
+        (
+            "history = { bombs = 12, landlord_plays = 1 }\n",
+            4,
+            "12 bombs, but the cards left out of the hands make at most 10",
+        ),
+        ("history = { played = true }\n", 4, "'history' must be { bombs = 0"),
+        ("history = { peasants_played = 1 }\n", 4, "peasants_played must be true or false"),
+        ("expect = 3\n", 4, "a stake's 'expect' is a power of two or its negative, got 3"),
+    ],
+)
+def test_bad_stake_input_gets_one_clear_message(tmp_path, extra, line, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(HEAD + extra)
+    result = run("solve", path)
+    assert result.exit_code == 2
+    errors = [ln for ln in result.stderr.splitlines() if ln.startswith("error:")]
+    assert len(errors) == 1, result.stderr
+    assert f"bad.toml, line {line}, puzzle 'bad': " in errors[0] and message in errors[0]
+    assert "Traceback" not in result.output
+
+
+def test_a_spring_question_takes_no_history(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('landlord = "3"\npeasants = ["4"]\nhistory = { bombs = 1 }\n')
+    result = run("solve", path)
+    assert result.exit_code == 2
+    assert "a spring starts a hand: 'history' is for win and stake questions" in result.stderr
+
+
+def test_a_bid_option_outside_1_to_3_is_bad_usage():
+    result = run("solve", STAKES, "--bid", "4")
+    assert result.exit_code == 2 and "'4' is not one of '1', '2', '3'" in result.output
