@@ -8,9 +8,10 @@ Sets, each position solved from an empty table, one core, warm process:
 * random positions of 24-32 cards, two and three players, landlord to lead (the seeds
   of ``bench_growth.py --random``), at the start of a hand.
 
-For each set: total, median and worst time of each question, the ratio of the medians
-and the worst ratio of one position (the stake question's time over the win question's),
-and the nodes. ``--list`` prints every position's figures too.
+For each set: total, median and worst time of each question; the ratio of the medians,
+the median of the positions' ratios and the worst one (the stake question's time over
+the win question's, each position's time floored at 0.1 ms); and the nodes. ``--list``
+prints every position's figures too.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ def main() -> None:
     timed_stake(searcher, parse_position("L=3 P1=4"))
     head = (
         f"{'set':<20} {'n':>3}  {'win total':>9} {'median':>8} {'worst':>7}  "
-        f"{'stake total':>11} {'median':>8} {'worst':>7}  {'median x':>8} {'worst x':>7}  "
+        f"{'stake total':>11} {'median':>8} {'worst':>7}  {'x medians':>9} {'median x':>8} "
+        f"{'worst x':>7}  "
         f"{'win nodes':>11} {'stake nodes':>11}"
     )
     print(head)
@@ -68,7 +70,7 @@ def main() -> None:
             value, stake_s, ns = timed_stake(searcher, pos)
             wins.append(win_s)
             stakes.append(stake_s)
-            ratios.append(stake_s / max(win_s, 1e-6))
+            ratios.append(max(stake_s, 1e-4) / max(win_s, 1e-4))
             win_nodes += nw
             stake_nodes += ns
             if args.list:
@@ -80,8 +82,9 @@ def main() -> None:
             f"{label:<20} {len(positions):>3}  {sum(wins):>9.3f} {statistics.median(wins):>8.4f} "
             f"{max(wins):>7.3f}  {sum(stakes):>11.3f} {statistics.median(stakes):>8.4f} "
             f"{max(stakes):>7.3f}  "
-            f"{statistics.median(stakes) / max(statistics.median(wins), 1e-6):>8.2f} "
-            f"{max(ratios):>7.1f}  {win_nodes:>11,} {stake_nodes:>11,}"
+            f"{statistics.median(stakes) / max(statistics.median(wins), 1e-6):>9.2f} "
+            f"{statistics.median(ratios):>8.2f} {max(ratios):>7.1f}  "
+            f"{win_nodes:>11,} {stake_nodes:>11,}"
         )
 
 

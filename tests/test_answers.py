@@ -58,3 +58,21 @@ def test_current_search_gives_every_recorded_answer():
     assert not wrong, f"{len(wrong)} of {len(rows)} answers differ ({nodes:,} nodes):\n" + (
         "\n".join(wrong)
     )
+
+
+def test_a_value_has_the_sign_of_the_recorded_answer():
+    """The stake question on every tenth recorded position (with the history each
+    implies): a win is never worth a negative value, a loss never a positive one, and
+    the line's stake is the value."""
+    from solver.scoring import History
+    from solver.stake import solve_stake
+
+    searcher = Searcher(memory_mb=MEMORY_MB, node_limit=NODE_LIMIT)
+    wrong = []
+    for answer, spec in recorded()[::10]:
+        pos = parse_position(spec)
+        result = solve_stake(searcher, pos, History.implied(pos.to_move, pos.table, pos.owner))
+        assert result.value is not None, spec
+        if (result.value > 0) != (answer == "win") or result.stake.value != result.value:
+            wrong.append(f"  {answer}: value {result.value}, line {result.stake}: {spec}")
+    assert not wrong, "\n".join(wrong)
