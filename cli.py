@@ -399,22 +399,21 @@ def batch(
 
 def _positions(target: str, bans: tuple[str, ...], bid: int | None = None) -> list[Any]:
     """(name, position, history, bid) for a puzzle file or folder's puzzles, or for one
-    inline position (its history what the position implies)."""
-    from solver.endgame import parse_position
+    inline position."""
+    from solver.endgame import parse_staked
     from solver.errors import InputFileError
     from solver.puzzles import load_file, puzzle_files
     from solver.rules import CLASSIC
-    from solver.scoring import History
 
     path = Path(target)
     if not target.strip() or not path.exists():
         try:
-            pos = parse_position(target, CLASSIC.with_bans(bans))
+            pos, history = parse_staked(target, CLASSIC.with_bans(bans))
         except LandlordError as e:
             raise InputError(
                 str(e) if "=" in target else f"{e} (and no file {target!r} exists)"
             ) from None
-        return [(target, pos, History.implied(pos.to_move, pos.table, pos.owner), bid or 1)]
+        return [(target, pos, history, bid or 1)]
     out = []
     for f in puzzle_files([path]):
         for item in load_file(f):
@@ -451,8 +450,9 @@ def best(
     With --stake, what each play is worth with best play after it.
 
     POSITION-OR-FILE is a puzzle file (or folder), or a position written as
-    "L=2QQTT77553 P1=AA9 [P2=...] [TO=L|P1|P2] [TABLE=55@P1] [BAN=trio+single,...]"
-    (whose history, for stakes, is the least it implies: see the puzzle key history).
+    "L=2QQTT77553 P1=AA9 [P2=...] [TO=L|P1|P2] [TABLE=55@P1] [BAN=trio+single,...]
+    [BOMBS=n PEASANTS_PLAYED=yes|no LANDLORD_PLAYS=n]": the history, for stakes, as the
+    puzzle key history (by default, the least the position implies).
     """
     _compile_notice("search")
     from solver.endgame import SHORT_NAMES, best_record, describe, side_wins, solve_win
@@ -511,7 +511,8 @@ def _best_stake(
         return unknown
     value = "unknown" if result.value is None else f"{result.value:+d}"
     keep = sum(s == result.score for _, s, _ in moves) if result.score is not None else 0
-    click.echo(describe(pos) if name == target else f"{name}: {describe(pos)}")
+    shown = f"{describe(pos)} {history.notation}"
+    click.echo(shown if name == target else f"{name}: {shown}")
     click.echo(
         f"  {SHORT_NAMES[pos.to_move]} to move: worth {value} to the landlord"
         + (f" ({result.points:+d} points at a bid of {bid})" if result.points and bid != 1 else "")

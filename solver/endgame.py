@@ -15,7 +15,7 @@ from .cards import format_hand, parse_hand
 from .errors import LandlordError, RuleError, quoted
 from .movegen import Move
 from .rules import CLASSIC, RuleSet
-from .scoring import History, line_stake
+from .scoring import History, check_history_cards, line_stake
 from .search import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, Searcher, SearchStats, make_position
 
 SHORT_NAMES = ("L", "P1", "P2")
@@ -143,6 +143,43 @@ def parse_position(spec: str, rules: RuleSet = CLASSIC) -> Position:
         return make_position(hands, to_move, table, owner, rules)
     except LandlordError as e:
         raise RuleError(f"position {spec!r}: {e}") from None
+
+
+HISTORY_FIELDS = ("BOMBS", "PEASANTS_PLAYED", "LANDLORD_PLAYS")
+
+
+def parse_staked(spec: str, rules: RuleSet = CLASSIC) -> tuple[Position, History]:
+    """A position with its history: :func:`parse_position`'s notation, and optionally
+    ``BOMBS=n PEASANTS_PLAYED=yes|no LANDLORD_PLAYS=n`` (the puzzle key ``history``;
+    what is not given is what the position implies, see :meth:`History.implied`)."""
+    kept, given = [], {}
+    for token in spec.split():
+        key, sep, value = token.partition("=")
+        if sep and key.upper() in HISTORY_FIELDS:
+            given[key.upper()] = value
+        else:
+            kept.append(token)
+    pos = parse_position(" ".join(kept), rules)
+    history = History.implied(pos.to_move, pos.table, pos.owner)
+    if not given:
+        return pos, history
+    try:
+        bombs = int(given.get("BOMBS", history.bombs))
+        plays = int(given.get("LANDLORD_PLAYS", history.landlord_plays))
+    except ValueError:
+        raise RuleError(
+            f"position {spec!r}: BOMBS= and LANDLORD_PLAYS= take whole numbers"
+        ) from None
+    played = given.get("PEASANTS_PLAYED", "yes" if history.peasants_played else "no").lower()
+    if played not in ("yes", "no"):
+        raise RuleError(f"position {spec!r}: PEASANTS_PLAYED= takes yes or no, got {played!r}")
+    history = History(bombs, played == "yes", plays)
+    try:
+        history.check(pos.to_move, pos.table, pos.owner)
+        check_history_cards(history, pos.hands, pos.table)
+    except LandlordError as e:
+        raise RuleError(f"position {spec!r}: {e}") from None
+    return pos, history
 
 
 def player_index(name: str, players: int = 3) -> int:

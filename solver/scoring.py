@@ -103,6 +103,12 @@ class History:
         peasants = table_by not in (None, 0) or (table_by is None and to_move != 0)
         return cls(int(doubles(table)), peasants, 1)
 
+    @property
+    def notation(self) -> str:
+        """As a position on the command line gives it."""
+        played = "yes" if self.peasants_played else "no"
+        return f"BOMBS={self.bombs} PEASANTS_PLAYED={played} LANDLORD_PLAYS={self.landlord_plays}"
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "bombs": self.bombs,

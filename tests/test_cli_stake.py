@@ -221,3 +221,21 @@ def test_a_spring_question_takes_no_history(tmp_path):
 def test_a_bid_option_outside_1_to_3_is_bad_usage():
     result = run("solve", STAKES, "--bid", "4")
     assert result.exit_code == 2 and "'4' is not one of '1', '2', '3'" in result.output
+
+
+def test_an_inline_position_may_give_its_history():
+    result = run("best", "L=3 P1=4 BOMBS=2 LANDLORD_PLAYS=1", "--stake")
+    assert result.exit_code == 0, result.output
+    assert "L=3 P1=4 TO=L BOMBS=2 PEASANTS_PLAYED=no LANDLORD_PLAYS=1" in result.stdout
+    assert "worth +8 to the landlord" in result.stdout  # two bombs and the spring
+    rec = json.loads(run("best", "L=3 P1=4 TO=P1 TABLE=5@L", "--stake", "--json").stdout)
+    assert rec["history"] == {"bombs": 0, "peasants_played": False, "landlord_plays": 1}
+    for spec, message in (
+        ("L=3 P1=4 BOMBS=x", "BOMBS= and LANDLORD_PLAYS= take whole numbers"),
+        ("L=3 P1=4 PEASANTS_PLAYED=maybe", "PEASANTS_PLAYED= takes yes or no"),
+        ("L=3 P1=4 TO=P1 PEASANTS_PLAYED=no", "a peasant leads, so he has won a round"),
+        ("L=3 P1=4 BOMBS=-1", "cannot be negative"),
+    ):
+        result = run("best", spec, "--stake")
+        assert result.exit_code == 2 and message in result.output, (spec, result.output)
+        assert "Traceback" not in result.output
