@@ -1042,6 +1042,7 @@ def analyze(
             if s.staked:
                 worth = "  worth unknown" if s.value is None else f"  worth {s.value:+d}"
                 worth += f" ({s.stake.reasons})" if s.stake and s.stake.reasons else ""
+                worth += f", {s.points:+d} points at a bid of {bid}" if s.points and bid else ""
             click.echo(
                 f"  seat {s.seat} as landlord {verdict}{move}{worth}{stopped}  "
                 f"[{s.nodes:,} nodes]  ({s.seconds:.2f} s)"

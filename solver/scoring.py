@@ -202,14 +202,14 @@ def check_bid(bid: object) -> int:
 def check_history_cards(
     history: History, hands: Sequence[Sequence[int]], table: Move | None
 ) -> None:
-    """Refuse more doublings in the history than the cards outside the hands could have
-    made: a bomb takes a rank nobody holds, the rocket both jokers (the table play is
-    one of them when it doubled the stake)."""
-    held = [sum(h[r] for h in hands) for r in range(15)]
-    ranks = sum(1 for r in range(13) if held[r] == 0)
-    rocket = held[13] == 0 and held[14] == 0
-    if history.bombs > ranks + rocket:
+    """Refuse more doublings in the history than the cards out of play could have made:
+    a bomb takes a rank of which no card is in a hand or on the table, the rocket both
+    jokers; a table play that doubled the stake is one of them."""
+    held = [sum(h[r] for h in hands) + (table.cards[r] if table else 0) for r in range(15)]
+    most = sum(1 for r in range(13) if held[r] == 0) + (held[13] == 0 and held[14] == 0)
+    most += doubles(table)
+    if history.bombs > most:
         raise RuleError(
-            f"history: {history.bombs} bombs, but the cards left out of the hands make "
-            f"at most {ranks + rocket}"
+            f"history: {history.bombs} bomb{'s' * (history.bombs != 1)}, but the cards out "
+            f"of play and on the table make at most {most}"
         )

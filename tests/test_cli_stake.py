@@ -130,6 +130,9 @@ def test_analyze_stake_gives_each_seats_value():
     assert seats[0]["value"] > 0 and seats[1]["value"] < 0
     text = run("analyze", deal, "--stake").stdout
     assert f"seat 1 as landlord wins  first move {seats[0]['move']}  worth " in text
+    assert "points at a bid" not in text
+    text = run("analyze", deal, "--stake", "--bid", "2").stdout
+    assert f", {seats[0]['points']:+d} points at a bid of 2" in text
     assert run("analyze", deal, "--bid", "2").exit_code == 2  # --bid needs --stake
 
 
@@ -192,7 +195,7 @@ def test_a_position_without_history_assumes_the_least(to_move, table, history):
         (
             "history = { bombs = 12, landlord_plays = 1 }\n",
             4,
-            "12 bombs, but the cards left out of the hands make at most 10",
+            "12 bombs, but the cards out of play and on the table make at most 10",
         ),
         ("history = { played = true }\n", 4, "'history' must be { bombs = 0"),
         ("history = { peasants_played = 1 }\n", 4, "peasants_played must be true or false"),
@@ -208,6 +211,20 @@ def test_bad_stake_input_gets_one_clear_message(tmp_path, extra, line, message):
     assert len(errors) == 1, result.stderr
     assert f"bad.toml, line {line}, puzzle 'bad': " in errors[0] and message in errors[0]
     assert "Traceback" not in result.output
+
+
+def test_no_bomb_of_a_rank_on_the_table(tmp_path):
+    """The 7 on the table is of the only rank no hand holds: no bomb was ever played."""
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'question = "stake"\nlandlord = "345689TJQKA"\n'
+        'peasants = ["345689TJQKA", "345689TJQKA2BR"]\nto_move = "peasant1"\n'
+        'table = { play = "7", by = "landlord" }\nhistory = { bombs = 1, landlord_plays = 1 }\n'
+    )
+    result = run("solve", path)
+    assert result.exit_code == 2
+    assert "line 6, puzzle 't': history: 1 bomb, but the cards out of play" in result.stderr
+    assert "make at most 0" in result.stderr
 
 
 def test_a_spring_question_takes_no_history(tmp_path):
