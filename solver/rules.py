@@ -87,11 +87,20 @@ class RuleSet:
     deck: tuple[int, ...] = CLASSIC_DECK
     bans: frozenset[str] = frozenset()
 
+    def __post_init__(self) -> None:
+        """Refuse what the kernels cannot serve, rather than search it wrongly: they know
+        one 54-card deck (four of each rank 3..2, one of each joker)."""
+        if tuple(self.deck) != CLASSIC_DECK:
+            raise RuleError(f"deck {self.deck!r}: the solver plays the classic 54-card deck only")
+        for b in self.bans:
+            if b not in BANNABLE:
+                raise RuleError(f"cannot ban {b!r}: expected one of {', '.join(BANNABLE)}")
+
     def with_bans(self, bans: Iterable[str]) -> RuleSet:
         """This rule set with some combination kinds made illegal."""
         bans = list(bans)
         for b in bans:
-            if not isinstance(b, str) or b not in BANNABLE:
+            if not isinstance(b, str):
                 raise RuleError(f"cannot ban {b!r}: expected one of {', '.join(BANNABLE)}")
         return RuleSet(self.deck, self.bans | frozenset(bans))
 

@@ -4,6 +4,7 @@ Counts follow RULES.md (the docstring of solver/rules.py states the same rules).
 """
 
 import random
+import re
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ import reference as ref
 from conftest import random_split
 
 from solver.cards import CLASSIC_DECK, parse_hand
+from solver.errors import RuleError
 from solver.movegen import TABLE_SIZE, Move, best_ranks, classify, follows, leads, readings
 from solver.rules import BANNABLE, CLASSIC, KIND_NAMES, RuleSet
 
@@ -131,3 +133,18 @@ def test_bans_remove_exactly_their_kind():
     for ban in BANNABLE:
         banned = as_set(leads(hand, RuleSet().with_bans([ban])))
         assert banned == {p for p in full if p[1] != ban}
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: RuleSet(deck=(8,) * 13 + (2, 2)), "the solver plays the classic 54-card deck"),
+        (lambda: RuleSet(bans=frozenset({"bomb"})), "cannot ban 'bomb'"),
+        (lambda: CLASSIC.with_bans([["trio+single"]]), "cannot ban ['trio+single']"),
+    ],
+)
+def test_a_rule_set_the_kernels_cannot_serve_is_refused(make, message):
+    """Never searched wrongly: a double deck would give bombs of four at most and a
+    table key that confuses eight 5s with four (the kernels know one deck)."""
+    with pytest.raises(RuleError, match=re.escape(message)):
+        make()
