@@ -28,15 +28,13 @@ from .api import Solver
 from .cards import format_hand
 from .contest import contest_chunks
 from .deals import Deal
-from .endgame import Step
 from .engines import Engine
 from .errors import InputFileError, LandlordError, OutputError, quoted
-from .movegen import as_play
 from .progress import Progress, Summary
 from .puzzles import Puzzle
 from .resume import NOTHING, Finished, empty
 from .rules import CLASSIC
-from .scoring import History, line_stake
+from .scoring import Stake
 from .search import DEFAULT_MEMORY_MB, Searcher
 from .sources import Source
 from .spring import spring_line, workspace
@@ -291,7 +289,7 @@ def _solve_deals(
     same JSON that ``json.dumps`` gives) because at a few µs a case, formatting counts."""
     assert task.deals is not None
     deals = task.deals.astype(np.int64)
-    rules, ws, rules_set = state.rules, state.ws, state.rule_set
+    rules, ws = state.rules, state.ws
     head = '{"id": ' + json.dumps(task.source)[:-1]
     yes = no = 0
     for i, k in enumerate(task.numbers.tolist()):
@@ -302,9 +300,7 @@ def _solve_deals(
         if plays:
             yes += 1
             line = json.dumps([format_hand(p) for p in plays])
-            steps = [Step(0, as_play(p, rules_set)) for p in plays]
-            stake = line_stake(steps, deals[i].tolist(), History())
-            stake_json = json.dumps(None if stake is None else stake.as_dict())
+            stake_json = json.dumps(Stake.of_spring(plays).as_dict())
         else:
             no += 1
             line, stake_json = "[]", "null"

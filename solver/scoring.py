@@ -23,14 +23,22 @@ from typing import Any, Protocol
 from .errors import RuleError
 from .movegen import Move
 
-#: The kinds whose play doubles the stake (classic rules: every bomb and the rocket).
-DOUBLING_KINDS = ("bomb", "rocket")
 BIDS = (1, 2, 3)
+ROCKET_CARDS = (0,) * 13 + (1, 1)
+
+
+def doubling(cards: Sequence[int]) -> str | None:
+    """``"bomb"`` or ``"rocket"`` when the cards of one play double the stake (classic
+    rules: every bomb, four of a rank alone, and the rocket, both jokers alone), else
+    None."""
+    if sum(cards) == 4 and 4 in cards:
+        return "bomb"
+    return "rocket" if tuple(cards) == ROCKET_CARDS else None
 
 
 def doubles(move: Move | None) -> bool:
     """Whether playing ``move`` doubles the stake."""
-    return move is not None and move.kind in DOUBLING_KINDS
+    return move is not None and doubling(move.cards) is not None
 
 
 class Played(Protocol):
@@ -130,6 +138,15 @@ class Stake:
     multiplier: int
     points: int
 
+    @classmethod
+    def of_spring(cls, plays: Sequence[Sequence[int]], bid: int = 1) -> Stake:
+        """The stake of a spring's plays (the landlord's, all of them), from their cards
+        alone: the fast path of runs over many deals."""
+        kinds = [doubling(p) for p in plays]
+        bombs, rocket = kinds.count("bomb"), "rocket" in kinds
+        multiplier = 2 ** (bombs + rocket + 1)
+        return cls(bombs, rocket, True, False, multiplier, bid * multiplier)
+
     @property
     def value(self) -> int:
         """The signed multiplier: the hand's worth to the landlord in units of the bid."""
@@ -173,8 +190,9 @@ def line_stake(
         if step.move is None:
             continue
         history = history.after(step.player, step.move)
-        bombs += step.move.kind == "bomb"
-        rocket += step.move.kind == "rocket"
+        kind = doubling(step.move.cards)
+        bombs += kind == "bomb"
+        rocket += kind == "rocket"
         left[step.player] -= sum(step.move.cards)
         if left[step.player] == 0:
             landlord_wins = step.player == 0
