@@ -17,7 +17,8 @@ goes into the node's table key:
 
 A goal is settled without search when the doublings the hands can still make (a bomb
 per rank of which one hand holds four, the rocket when one hand holds both jokers) cannot
-reach what it needs, or cannot exceed what it allows.
+reach what it needs, or cannot exceed what it allows. Where a spring is one of the
+doublings the landlord still needs, the spring search decides it on his free leads.
 """
 
 from __future__ import annotations
@@ -143,7 +144,9 @@ def needs_win(goal, mover):
 @kernel
 def spring_doubles(goal, mover):
     """Whether the mover is the landlord needing more doublings, a spring still one."""
-    return goal != PLAIN and (goal >> MODE_SHIFT) & 3 == NEED and mover == 0 and goal >> FLAG_SHIFT
+    if goal == PLAIN or mover != 0:
+        return False
+    return (goal >> MODE_SHIFT) & 3 == NEED and goal >> FLAG_SHIFT == 1
 
 
 @kernel
