@@ -544,19 +544,29 @@ def _verdict(value: int, player: int) -> str:
     type=click.Choice(["landlord", "peasants"]),
     help="The side you play (default: the side to move).",
 )
+@click.option(
+    "--stake",
+    is_flag=True,
+    help="Play for points: the solver keeps its side's value, hints keep yours (the "
+    "default for a stake puzzle).",
+)
 @_limits
 def play(
     file: Path,
     name: str | None,
     side: str | None,
+    stake: bool,
     ban: tuple[str, ...],
     time_limit: float | None,
     max_memory: float,
 ) -> None:
     """Play a puzzle in the terminal against the solver, which answers every move
-    perfectly and tells you when a move throws away a won position.
+    perfectly and tells you when a move throws away a won position. With --stake (or a
+    stake puzzle) both sides play for points: the solver keeps its side's value, and
+    tells you when a move gives some of yours away. The hand's stake ends the game.
 
-    Type cards (as 33 or 3-3), `pass`, `hint` for the winning moves, or `quit`. A
+    Type cards (as 33 or 3-3), `pass`, `hint` for the winning (or value-keeping) moves,
+    or `quit`. A
     --time-limit applies to each of the solver's answers. Exits 0 when the game ends or
     you quit, 3 when a limit left some answer of the solver's unproved, 1 when the input
     ends before the game, 130 on Ctrl-C.
@@ -584,7 +594,8 @@ def play(
         raise InputError(f"{puzzle.where}: {e}") from None
     _compile_notice("search")
     human = {"landlord": WIN, "peasants": LOSS}[side] if side else (LOSS if pos.to_move else WIN)
-    game = Game(_searcher(max_memory, time_limit), pos, human, puzzle.history, puzzle.bid)
+    staked = stake or puzzle.question == "stake"
+    game = Game(_searcher(max_memory, time_limit), pos, human, puzzle.history, puzzle.bid, staked)
     click.echo(f"{puzzle.name}: you play {'the landlord' if human == WIN else 'the peasants'}.")
     stopped = "(the time limit stopped the search: no proof)"
     while not game.over:
@@ -611,15 +622,17 @@ def play(
             good, unknown = game.hint()
             shown = ", ".join("pass" if m is None else str(m) for m in good)
             shown = shown or ("none proved" if unknown else "none")
-            click.echo(f"winning moves: {shown}" + (f"  {stopped}" if unknown else ""))
+            label = "moves that keep your value" if game.staked else "winning moves"
+            click.echo(f"{label}: {shown}" + (f"  {stopped}" if unknown else ""))
             continue
         try:
             move = game.parse(text)
         except IllegalMove as e:
             click.echo(str(e))
             continue
-        if game.play(move):
-            click.echo("That throws away a won position.")
+        warning = game.play(move)
+        if warning:
+            click.echo(warning)
     if game.over:
         click.echo("You win." if game.human_won else "You lose.")
         click.echo(f"The hand's stake: {game.stake}")

@@ -69,8 +69,9 @@ class StakeResult:
         return None if self.score is None else self.score > 0
 
 
-class _Walker:
-    """Thresholds asked of positions with their histories, on one searcher."""
+class Walker:
+    """Thresholds asked of positions with their histories, on one searcher (within its
+    current question)."""
 
     def __init__(self, searcher: Searcher) -> None:
         self.searcher = searcher
@@ -98,23 +99,34 @@ class _Walker:
             t -= 1
         return None if held == UNKNOWN else t
 
+    def keeps(self, pos: Position, history: History, score: int, move: Move | None) -> int:
+        """WIN when ``move`` keeps the mover's side at ``score``, the position's score (the
+        landlord keeps at least it, a peasant below the next), LOSS when it gives some
+        of it away, UNKNOWN when a limit stopped the search."""
+        landlord = pos.to_move == 0
+        threshold = score if landlord else next_score(score)
+        v = self.holds(pos.after(move), history.after(pos.to_move, move), threshold)
+        if v == UNKNOWN:
+            return UNKNOWN
+        return WIN if v == (WIN if landlord else LOSS) else LOSS
+
+    def keeping_move(self, pos: Position, history: History, score: int) -> tuple[bool, Move | None]:
+        """The mover's first move that keeps the position's ``score``: (True, move); or
+        (False, None) when a limit stopped the search first."""
+        for m in self.searcher.moves(pos):
+            v = self.keeps(pos, history, score, m)
+            if v == WIN:
+                return True, m
+            if v == UNKNOWN:
+                break
+        return False, None
+
     def line(self, pos: Position, history: History, score: int) -> list[Step]:
         """Best play to the end of the hand, keeping the score exactly ``score`` (shorter
         if a limit stops it)."""
         line: list[Step] = []
         while pos.winner is None and len(line) < MAX_LINE_PLIES:
-            landlord = pos.to_move == 0
-            threshold = score if landlord else next_score(score)
-            want = WIN if landlord else LOSS
-            choice: Move | None = None
-            found = False
-            for m in self.searcher.moves(pos):
-                v = self.holds(pos.after(m), history.after(pos.to_move, m), threshold)
-                if v == want:
-                    choice, found = m, True
-                    break
-                if v == UNKNOWN:
-                    break
+            found, choice = self.keeping_move(pos, history, score)
             if not found:
                 break
             line.append(Step(pos.to_move, choice))
@@ -127,7 +139,7 @@ def stake_score(searcher: Searcher, pos: Position, history: History) -> int | No
     """The score of a position with its history alone (no line), or None when a limit
     stopped a search: what the benchmarks time."""
     searcher.start(pos.rules)
-    return _Walker(searcher).score(pos, history)
+    return Walker(searcher).score(pos, history)
 
 
 def solve_stake(
@@ -141,7 +153,7 @@ def solve_stake(
     """The value of a position with its history; ``all_moves`` adds every first move
     with its value (and, with ``lines``, the line that follows it)."""
     searcher.start(pos.rules)
-    walk = _Walker(searcher)
+    walk = Walker(searcher)
     score = walk.score(pos, history)
     result = StakeResult(score, bid)
     if all_moves:

@@ -256,3 +256,26 @@ def test_an_inline_position_may_give_its_history():
         result = run("best", spec, "--stake")
         assert result.exit_code == 2 and message in result.output, (spec, result.output)
         assert "Traceback" not in result.output
+
+
+def test_play_for_points(tmp_path):
+    path = tmp_path / "a.toml"
+    path.write_text('question = "stake"\nlandlord = "455772BR"\npeasants = ["46888", "672"]\n')
+    # the hint keeps the value +2; the 7 keeps the win but halves it (see best --stake)
+    result = run("play", path, input="hint\n7\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "moves that keep your value: 55, 77, BR, 4, 2" in result.stdout
+    assert "That gives some away: the hand was worth +2 to the landlord, now +1." in result.stdout
+    values = {m["move"]: m["value"] for m in best_moves("L=455772BR P1=46888 P2=672")}
+    assert {m for m, v in values.items() if v == 2} == {"55", "77", "BR", "4", "2"}
+    # played well to the end, the hand's stake is the value
+    result = run("play", STAKES, "--puzzle", "S01", input="2222\n3\n")
+    assert result.stdout.rstrip().endswith("You win.\nThe hand's stake: x4 (1 bomb, spring): +4")
+    # --stake plays a win puzzle for points too
+    path.write_text('question = "win"\nlandlord = "22223"\npeasants = ["4"]\n')
+    result = run("play", path, "--stake", input="3\n")
+    assert "now -2" in result.stdout and "You lose." in result.stdout
+
+
+def best_moves(spec):
+    return json.loads(run("best", spec, "--stake", "--json").stdout)["moves"]
