@@ -186,3 +186,21 @@ def _insertion_sort(base, n, cards, metas, keys):
         keys[j + 1] = k
     for i in range(base, base + n):
         keys[i] &= 3
+
+
+@kernel
+def doublings_first(base, n, arena):
+    """Move the bombs and the rocket among the moves in ``base .. base + n`` of the
+    arena to the front, keeping their order and the others'."""
+    cards, metas, keys = arena[A_CARDS], arena[A_METAS], arena[A_KEYS]
+    front = base
+    for i in range(base, base + n):
+        kind = metas[i] & 15
+        if kind == BOMB or kind == ROCKET:
+            c, m, k = cards[i], metas[i], keys[i]
+            for j in range(i, front, -1):
+                cards[j] = cards[j - 1]
+                metas[j] = metas[j - 1]
+                keys[j] = keys[j - 1]
+            cards[front], metas[front], keys[front] = c, m, k
+            front += 1

@@ -23,7 +23,8 @@ order:
    pair and taking the lead back with one no opponent can beat. Under a goal, a way
    out counts only when it meets the goal, and a goal the bombs left in the hands
    cannot reach (or cannot exceed) is settled before anything else;
-3. the moves, ordered (:mod:`solver.ordering`). A play that the next player cannot beat
+3. the moves, ordered (:mod:`solver.ordering`; under a goal that wants two doublings or
+   more, the bombs and the rocket first). A play that the next player cannot beat
    goes straight to the player after him (and on, if he cannot either): a forced pass
    costs no node;
 4. before searching any move, every move's position is looked up in the table: one
@@ -59,6 +60,7 @@ import numpy as np
 from .cards import NUM_RANKS, pack
 from .goal import (
     PLAIN,
+    bombs_first,
     goal_after,
     needs_win,
     out_value,
@@ -91,6 +93,7 @@ from .ordering import (
     A_ROWS,
     RANK_BY_REST_FROM,
     SORT_KEYS,
+    doublings_first,
     order_moves,
 )
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
@@ -463,6 +466,8 @@ def _expand(node, base, ctx):
     rank_by_rest = table == 0 and size_of(h0 + h1 + h2) >= RANK_BY_REST_FROM
     free, has_pass, by_key = table == 0, table != 0, scratch[X_BY_KEY]
     order_moves(base, n, hand, rank_by_rest, free, has_pass, partner_owns, opponents, arena, by_key)
+    if bombs_first(goal, mover):
+        doublings_first(base, n, arena)
     return n, whole_first, whole_second
 
 
