@@ -9,12 +9,14 @@ import reference as ref
 from conftest import random_split
 from test_search import random_position
 
+from solver.bench import stake_list
+from solver.endgame import parse_position
 from solver.errors import RuleError
 from solver.goal import PLAIN, goal_after, goal_for
 from solver.rules import CLASSIC
 from solver.scoring import History, check_history_cards
-from solver.search import Searcher, make_position
-from solver.stake import score_value, solve_stake
+from solver.search import WIN, Searcher, make_position
+from solver.stake import final_score, score_value, solve_stake, stake_score
 
 
 def random_history(rng, pos):
@@ -157,7 +159,31 @@ def test_a_settled_goal_is_the_win_question():
     ],
 )
 def test_hand_checked_values(spec, history, value):
-    from solver.endgame import parse_position
-
     pos = parse_position(spec)
     assert check_stake(Searcher(memory_mb=4), pos, history, all_moves=True) == value
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        # puzzles/02-edge-cases.toml E12: a bomb war, worth -32
+        "L=66778899TTJJQQKKAA22 P1=BR333344445555678 P2=22AAKKQQJJTT99876",
+        # the stake list's B04: 30 cards, a bomb in play, worth -4
+        next(e.position for e in stake_list() if e.name == "B04"),
+    ],
+)
+def test_a_large_value_is_the_best_of_its_childrens(spec):
+    """Too large for the reference: the root's value is the best of its first moves'
+    values for the mover, each solved by a fresh search with its own table, and the
+    principal line (replayed by the reference) has that stake."""
+    pos = parse_position(spec)
+    result = solve_stake(Searcher(memory_mb=16), pos, History())
+    children = []
+    for move in Searcher(memory_mb=1).moves(pos):
+        child, after = pos.after(move), History().after(0, move)
+        if child.winner is not None:
+            children.append(score_value(final_score(after, child.winner == WIN)))
+        else:
+            children.append(score_value(stake_score(Searcher(memory_mb=16), child, after)))
+    assert result.value == max(children)
+    assert ref.replay_stake(pos, result.line, 0, False, 0) == result.value
