@@ -75,13 +75,7 @@ def order_moves(base, n, hand, rank_by_rest, free, has_pass, pass_first, opponen
         for i in range(base, base + plays):
             keys[i] &= 3
     if has_pass and pass_first:  # move the pass from the end to the front
-        for i in range(base + plays, base, -1):
-            cards[i] = cards[i - 1]
-            metas[i] = metas[i - 1]
-            keys[i] = keys[i - 1]
-        cards[base] = 0
-        metas[base] = 0
-        keys[base] = 0
+        _move_forward(base + plays, base, cards, metas, keys)
 
 
 @kernel
@@ -197,10 +191,17 @@ def doublings_first(base, n, arena):
     for i in range(base, base + n):
         kind = metas[i] & 15
         if kind == BOMB or kind == ROCKET:
-            c, m, k = cards[i], metas[i], keys[i]
-            for j in range(i, front, -1):
-                cards[j] = cards[j - 1]
-                metas[j] = metas[j - 1]
-                keys[j] = keys[j - 1]
-            cards[front], metas[front], keys[front] = c, m, k
+            _move_forward(i, front, cards, metas, keys)
             front += 1
+
+
+@kernel
+def _move_forward(i, to, cards, metas, keys):
+    """Move the move in column ``i`` to column ``to`` (not after it), the moves between
+    one column on."""
+    c, m, k = cards[i], metas[i], keys[i]
+    for j in range(i, to, -1):
+        cards[j] = cards[j - 1]
+        metas[j] = metas[j - 1]
+        keys[j] = keys[j - 1]
+    cards[to], metas[to], keys[to] = c, m, k
