@@ -110,6 +110,26 @@ def _name(file: IO[bytes]) -> str:
     return name if isinstance(name, str) else "<stdin>"
 
 
+def _game(ctx: click.Context, param: click.Parameter, value: str) -> Any:
+    from solver.rules import rule_set
+
+    return rule_set(value)
+
+
+def _rules(f):  # noqa: ANN001, ANN202 (a Click decorator)
+    """--rules: the game of the hands given on the command line and in contest and deal
+    files (a puzzle names its own with the key ``rules``)."""
+    return click.option(
+        "--rules",
+        "rules",
+        type=click.Choice(["classic", "four-player"]),
+        default="classic",
+        show_default=True,
+        callback=_game,
+        help="The game: classic (three players, one deck) or four-player (two decks).",
+    )(f)
+
+
 @click.group(cls=App, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="landlord-solver")
 def main() -> None:
@@ -118,7 +138,8 @@ def main() -> None:
 
 @main.command(short_help="Answer the contest problem (HDU 4032).")
 @click.argument("file", type=click.File("rb"), default="-")
-def judge(file: IO[bytes]) -> None:
+@_rules
+def judge(file: IO[bytes], rules: Any) -> None:
     """Answer the contest problem (HDU 4032) for FILE (default: stdin).
 
     Prints `Case k: Yes` or `Case k: No` for every case. The file is read and answered a
@@ -130,8 +151,8 @@ def judge(file: IO[bytes]) -> None:
     _compile_notice("contest", "spring")
     from solver.spring import solve_many
 
-    for part in contest_chunks(file, _name(file)):
-        sys.stdout.write(answer_lines(solve_many(part.hands), part.first + 1))
+    for part in contest_chunks(file, _name(file), rules):
+        sys.stdout.write(answer_lines(solve_many(part.hands, rules), part.first + 1))
         if part.error:
             raise part.error
 
@@ -287,6 +308,7 @@ def solve(
     help="Show a progress bar on stderr (default: when stderr is a terminal and the "
     "results go elsewhere).",
 )
+@_rules
 @_limits
 def batch(
     inputs: tuple[str, ...],
@@ -298,6 +320,7 @@ def batch(
     all_moves: bool,
     bid: int | None,
     progress: bool | None,
+    rules: Any,
     ban: tuple[str, ...],
     time_limit: float | None,
     max_memory: float,
@@ -333,10 +356,10 @@ def batch(
         raise click.UsageError("--resume needs --out: the file to resume")
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler exclude each other")
-    settings = b.Settings(question, ban, max_memory, time_limit, all_moves, bid)
+    settings = b.Settings(question, ban, max_memory, time_limit, all_moves, bid, rules.name)
     real = out.resolve() if out else None  # a link's target: its folder names the files
     anchor = real.parent if real else Path.cwd()
-    sources = read_sources(list(inputs), sys.stdin.buffer, anchor)
+    sources = read_sources(list(inputs), sys.stdin.buffer, anchor, rules)
     if out:
         refuse_overwrite(out, sources)
     # locked before it is read or emptied; emptied only once the run has started (b.run)
@@ -397,18 +420,17 @@ def batch(
         sys.exit(3)
 
 
-def _positions(target: str, bans: tuple[str, ...], bid: int | None = None) -> list[Any]:
+def _positions(target: str, rules: Any, bans: tuple[str, ...], bid: int | None = None) -> list[Any]:
     """(name, position, history, bid) for a puzzle file or folder's puzzles, or for one
-    inline position."""
+    inline position (of the game ``rules``)."""
     from solver.endgame import parse_staked
     from solver.errors import InputFileError
     from solver.puzzles import load_file, puzzle_files
-    from solver.rules import CLASSIC
 
     path = Path(target)
     if not target.strip() or not path.exists():
         try:
-            pos, history = parse_staked(target, CLASSIC.with_bans(bans))
+            pos, history = parse_staked(target, rules.with_bans(bans))
         except LandlordError as e:
             raise InputError(
                 str(e) if "=" in target else f"{e} (and no file {target!r} exists)"
@@ -435,6 +457,7 @@ def _positions(target: str, bans: tuple[str, ...], bid: int | None = None) -> li
 @click.option("--stake", is_flag=True, help="Each first move's value (the stake question) instead.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per position.")
 @_bid
+@_rules
 @_limits
 def best(
     target: str,
@@ -442,6 +465,7 @@ def best(
     stake: bool,
     as_json: bool,
     bid: int | None,
+    rules: Any,
     ban: tuple[str, ...],
     time_limit: float | None,
     max_memory: float,
@@ -450,7 +474,7 @@ def best(
     With --stake, what each play is worth with best play after it.
 
     POSITION-OR-FILE is a puzzle file (or folder), or a position written as
-    "L=2QQTT77553 P1=AA9 [P2=...] [TO=L|P1|P2] [TABLE=55@P1] [BAN=trio+single,...]
+    "L=2QQTT77553 P1=AA9 [P2=... [P3=...]] [TO=L|P1|P2|P3] [TABLE=55@P1] [BAN=trio+single,...]
     [BOMBS=n PEASANTS_PLAYED=yes|no LANDLORD_PLAYS=n]": the history, for stakes, as the
     puzzle key history (by default, the least the position implies).
     """
@@ -458,7 +482,7 @@ def best(
     from solver.endgame import SHORT_NAMES, best_record, describe, side_wins, solve_win
     from solver.search import UNKNOWN
 
-    positions = _positions(target, ban, bid)
+    positions = _positions(target, rules, ban, bid)
     searcher = _searcher(max_memory, time_limit)
     unknown = False
     for name, pos, history, points in positions:
@@ -645,12 +669,12 @@ def play(
 @click.option("--beat", metavar="PLAY", help="Only the plays that beat PLAY.")
 @click.option("--ban", multiple=True, type=click.Choice(BANNABLE), help="Ban a kind (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
-def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> None:
+@_rules
+def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool, rules: Any) -> None:
     """List the legal plays from HAND (on a free lead, or answering --beat PLAY)."""
     from solver.cards import check_disjoint, check_hand, format_hand, parse_hand
-    from solver.rules import CLASSIC
 
-    rules = CLASSIC.with_bans(ban)
+    rules = rules.with_bans(ban)
     cards = parse_hand(hand)
     check_hand(cards, rules.deck, hand)
     _compile_notice("movegen")
@@ -705,13 +729,15 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool) -> N
     "and the kitty, for `landlord analyze`: seat 1's hand and the kitty are the contest "
     "deal's landlord hand).",
 )
-def deal(seed: int, count: int, strength: float, fmt: str) -> None:
+@_rules
+def deal(seed: int, count: int, strength: float, fmt: str, rules: Any) -> None:
     """Print random deals, reproducible from the seed (and strength), each as soon as it
-    is made: any count streams in flat memory."""
+    is made: any count streams in flat memory. With --rules four-player, a deal is the
+    landlord's 33 cards and three peasants' 25 (contest text: four hands a case)."""
     from solver.cards import format_hand
     from solver.deals import iter_deals
 
-    deals = iter_deals(seed, count, strength)
+    deals = iter_deals(seed, count, strength, rules)
     if fmt == "contest":
         sys.stdout.write(f"{count}\n")
         for d in deals:
@@ -720,14 +746,13 @@ def deal(seed: int, count: int, strength: float, fmt: str) -> None:
     if fmt == "deal":
         from solver.deals import deals_toml, iter_open_deals
 
-        for k, table in enumerate(deals_toml(iter_open_deals(seed, count, strength))):
+        for k, table in enumerate(deals_toml(iter_open_deals(seed, count, strength, rules))):
             sys.stdout.write(("\n" if k else "") + table)
         return
     from solver.puzzles import Puzzle, to_toml
-    from solver.rules import CLASSIC
 
     for k, d in enumerate(deals, 1):
-        puzzle = Puzzle(f"seed {seed} deal {k}", "spring", d[0], d[1:], CLASSIC)
+        puzzle = Puzzle(f"seed {seed} deal {k}", "spring", d[0], tuple(d[1:]), rules)
         sys.stdout.write(("\n" if k > 1 else "") + to_toml([puzzle]))
 
 
@@ -945,7 +970,8 @@ def _bench_growth(
 @main.command(short_help="Check a contestant's output.")
 @click.argument("input_file", metavar="INPUT", type=click.File("rb"))
 @click.argument("output_file", metavar="OUTPUT", type=click.File("rb"))
-def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
+@_rules
+def check(input_file: IO[bytes], output_file: IO[bytes], rules: Any) -> None:
     """Check a contestant's OUTPUT for the contest INPUT, case by case.
 
     Lists the first cases that differ and exits 0 only when every case matches. Both
@@ -957,8 +983,8 @@ def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
     from solver.spring import solve_many
 
     def expected():  # noqa: ANN202 (the right answers, a chunk at a time)
-        for part in contest_chunks(input_file, _name(input_file)):
-            yield solve_many(part.hands)
+        for part in contest_chunks(input_file, _name(input_file), rules):
+            yield solve_many(part.hands, rules)
             if part.error:
                 raise part.error
 
@@ -975,12 +1001,14 @@ def check(input_file: IO[bytes], output_file: IO[bytes]) -> None:
 
 @main.command(short_help="Validate a contest input file.")
 @click.argument("input_file", metavar="INPUT", type=click.File("rb"))
-def validate(input_file: IO[bytes]) -> None:
-    """Validate a contest INPUT file strictly (complete 20/17/17 deals, nothing else)."""
+@_rules
+def validate(input_file: IO[bytes], rules: Any) -> None:
+    """Validate a contest INPUT file strictly (complete 20/17/17 deals, or 33/25/25/25
+    with --rules four-player; nothing else)."""
     from solver.contest import validate as check_input
 
     _compile_notice("contest")
-    click.echo(check_input(input_file, _name(input_file)))
+    click.echo(check_input(input_file, _name(input_file), rules))
 
 
 @main.command(short_help="The double-dummy table of deals: which seat wins as landlord.")
@@ -993,6 +1021,7 @@ def validate(input_file: IO[bytes]) -> None:
 )
 @click.option("--stake", is_flag=True, help="Also each seat's value: the stake question.")
 @_bid
+@_rules
 @_search_limits
 def analyze(
     targets: tuple[str, ...],
@@ -1000,6 +1029,7 @@ def analyze(
     workers: int | None,
     stake: bool,
     bid: int | None,
+    rules: Any,
     time_limit: float | None,
     max_memory: float,
 ) -> None:
@@ -1009,23 +1039,24 @@ def analyze(
     With --stake, also what the hand is worth to him with best play on both sides.
 
     A deal is written "S1=... S2=... S3=... KITTY=..." (17, 17, 17 and 3 cards, the
-    whole deck), or comes from a file of [[deal]] tables, as `landlord deal --format
-    deal` writes them.
+    whole deck; with --rules four-player also S4=, 25 cards each and 8), or comes from a
+    file of [[deal]] tables, as `landlord deal --format deal` writes them.
     """
     from solver.deals import load_deals, parse_deal
     from solver.errors import InputFileError
+    from solver.rules import check_question
 
     deals = []
     for target in targets:
         path = Path(target)
         if "=" in target or not path.is_file():
-            deals.append(parse_deal(target))
+            deals.append(parse_deal(target, rules))
             continue
         try:
             raw = path.read_bytes()
         except OSError as e:
             raise InputError(f"{target}: cannot read: {e.strerror or e}") from None
-        for item in load_deals(raw, target):
+        for item in load_deals(raw, target, rules):
             if isinstance(item, InputFileError):
                 raise item
             deals.append(item)
@@ -1033,12 +1064,15 @@ def analyze(
     from solver.analyze import analyze as double_dummy
     from solver.engines import pool_size
 
-    size, note = pool_size(workers, 3 * len(deals))
+    size, note = pool_size(workers, sum(len(d.hands) for d in deals))
     if note:
         click.echo(note, err=True)
     unknown = False
     if bid is not None and not stake:
         raise click.UsageError("--bid counts stakes: it needs --stake")
+    if stake:
+        for d in deals:
+            check_question("stake", d.rules)
     asked = (bid or 1) if stake else None
     for result in double_dummy(deals, max_memory, time_limit, size, asked):
         unknown |= any(s.answer is None for s in result.seats)

@@ -111,7 +111,8 @@ def analyze_deal(
 ) -> DealResult:
     """A deal's table, its seats one after another on ``searcher`` (with a ``bid``, with
     their values)."""
-    return DealResult(deal, tuple(analyze_seat(searcher, deal, s, rules, bid) for s in (1, 2, 3)))
+    seats = range(1, len(deal.hands) + 1)
+    return DealResult(deal, tuple(analyze_seat(searcher, deal, s, rules, bid) for s in seats))
 
 
 def load_search(searcher: Searcher) -> None:
@@ -129,7 +130,7 @@ def _start_worker(memory_mb: float, time_limit: float | None) -> None:
 
 
 def _seat_task(deal: Deal, seat: int, bid: int | None) -> SeatResult:
-    return analyze_seat(_worker["searcher"], deal, seat, CLASSIC, bid)
+    return analyze_seat(_worker["searcher"], deal, seat, deal.rules, bid)
 
 
 def analyze(
@@ -146,7 +147,7 @@ def analyze(
     load_search(searcher)
     if workers <= 1:
         for deal in deals:
-            yield analyze_deal(searcher, deal, CLASSIC, bid)
+            yield analyze_deal(searcher, deal, deal.rules, bid)
         return
     import concurrent.futures as cf
     import multiprocessing as mp
@@ -157,7 +158,8 @@ def analyze(
     ) as pool:
         pending: list[tuple[Deal, list[cf.Future[SeatResult]]]] = []
         for deal in deals:
-            pending.append((deal, [pool.submit(_seat_task, deal, s, bid) for s in (1, 2, 3)]))
+            seats = range(1, len(deal.hands) + 1)
+            pending.append((deal, [pool.submit(_seat_task, deal, s, bid) for s in seats]))
             while len(pending) * 3 >= 2 * workers + 3:  # enough work in flight
                 done, futures = pending.pop(0)
                 yield DealResult(done, tuple(f.result() for f in futures))

@@ -59,7 +59,7 @@ class Solution:
             return self.result.stake
         p = self.puzzle
         history = History() if self.question == "spring" else p.history
-        return line_stake(self.steps, (p.landlord, *p.peasants), history, p.bid)
+        return line_stake(self.steps, (p.landlord, *p.peasants), history, p.bid, p.rules)
 
     def line_text(self) -> list[str]:
         """The line, one string per move: cards in canonical notation, or ``pass``."""
@@ -186,8 +186,7 @@ class Solver:
         start = time.perf_counter()
         result: SpringResult | WinResult | StakeResult
         if question == "spring":
-            p1, p2 = (*puzzle.peasants, EMPTY)[:2]
-            result = solve_spring(puzzle.landlord, (p1, p2), puzzle.rules, self._ws)
+            result = solve_spring(puzzle.landlord, puzzle.peasants, puzzle.rules, self._ws)
         elif question == "stake":
             assert self._searcher is not None
             result = solve_stake(

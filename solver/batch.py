@@ -33,7 +33,7 @@ from .errors import InputFileError, LandlordError, OutputError, quoted
 from .progress import Progress, Summary
 from .puzzles import Puzzle
 from .resume import NOTHING, Finished, empty
-from .rules import CLASSIC
+from .rules import rule_set
 from .scoring import Stake
 from .search import DEFAULT_MEMORY_MB, Searcher
 from .sources import Source
@@ -54,6 +54,7 @@ class Settings:
     time_limit: float | None = None  # of each search: each seat of a deal
     all_moves: bool = False
     bid: int | None = None  # for every puzzle, instead of its own
+    rules: str = "classic"  # the game of contest and deal files (puzzles name their own)
 
 
 @dataclass
@@ -63,7 +64,7 @@ class Task:
 
     source: str
     numbers: np.ndarray  # 1-based item numbers in the source
-    deals: np.ndarray | None = None  # (n, 3, 15) uint8 rank counts
+    deals: np.ndarray | None = None  # (n, players, 15) uint8 rank counts
     puzzles: tuple[Puzzle, ...] = ()
     open_deals: tuple[Deal, ...] = ()  # each answered with its double-dummy table
 
@@ -149,7 +150,8 @@ class Plan:
         done = self.finished.get(src.name, NOTHING)
         try:
             with src.contest() as file:
-                for part in contest_chunks(file, src.name, chunk=TASK_CASES):
+                game = rule_set(self.settings.rules)
+                for part in contest_chunks(file, src.name, game, chunk=TASK_CASES):
                     numbers = np.arange(1, len(part.hands) + 1, dtype=np.int64) + part.first
                     deals = part.hands
                     if len(done):
@@ -213,7 +215,7 @@ class WorkerState:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.rule_set = CLASSIC.with_bans(settings.bans)
+        self.rule_set = rule_set(settings.rules).with_bans(settings.bans)
         self.rules = self.rule_set.array()
         self.ws = workspace()
         self._solver: Solver | None = None
@@ -257,7 +259,7 @@ def prepare(plan: Plan) -> None:
     not copy their pages, and the exit skips them (tens of ms).
     """
     state = worker_state(plan.settings)
-    spring_line(np.eye(3, 15, dtype=np.int64), state.rules, state.ws)
+    spring_line(np.eye(state.rule_set.players, 15, dtype=np.int64), state.rules, state.ws)
     if plan.asks_search():
         state.solver.prepare("win")
     if plan.has_deals():
@@ -300,7 +302,7 @@ def _solve_deals(
         if plays:
             yes += 1
             line = json.dumps([format_hand(p) for p in plays])
-            stake_json = json.dumps(Stake.of_spring(plays).as_dict())
+            stake_json = json.dumps(Stake.of_spring(plays, 1, state.rule_set).as_dict())
         else:
             no += 1
             line, stake_json = "[]", "null"

@@ -30,9 +30,10 @@ from pathlib import Path
 import numpy as np
 
 from .cards import NUM_RANKS
-from .deals import DECK, cut, random_deals
+from .deals import cut, deck_cards, random_deals
 from .endgame import describe, parse_position, side_wins
 from .errors import InputFileError
+from .rules import CLASSIC, RuleSet
 from .scoring import History
 from .search import Position, Searcher, make_position
 from .spring import solve_many
@@ -148,21 +149,26 @@ def stake_list() -> list[Listed]:
 
 def split(players: int, total: int) -> list[int]:
     """Hand sizes for a position of ``total`` cards, the landlord's the largest."""
-    if players == 2:
-        return [(total + 1) // 2, total // 2]
-    return [total - 2 * (total // 3), total // 3, total // 3]
+    share = total // players
+    return [total - (players - 1) * share] + [share] * (players - 1)
 
 
 def random_positions(
-    seed: int, count: int, players: int, lo: int, hi: int, sizes: list[int] | None = None
+    seed: int,
+    count: int,
+    players: int,
+    lo: int,
+    hi: int,
+    sizes: list[int] | None = None,
+    rules: RuleSet = CLASSIC,
 ) -> Iterator[Position]:
     """Positions (landlord to move) from shuffled decks, reproducible from the seed."""
     rng = random.Random(seed)
-    deck = list(DECK)
+    deck = deck_cards(rules)
     for _ in range(count):
         total = rng.randint(lo, hi)
         rng.shuffle(deck)
-        yield make_position(cut(deck, sizes or split(players, total)))
+        yield make_position(cut(deck, sizes or split(players, total)), rules=rules)
 
 
 def timed(searcher: Searcher, pos: Position) -> tuple[str, float, int]:

@@ -26,6 +26,8 @@ ACE = 11  # the highest chain rank: 2s and jokers never join a chain
 
 #: One classic 54-card deck: four of each rank 3..2 and one of each joker.
 CLASSIC_DECK: tuple[int, ...] = (4,) * 13 + (1, 1)
+#: Two decks, for the four-player game: eight of each rank 3..2 and two of each joker.
+DOUBLE_DECK: tuple[int, ...] = (8,) * 13 + (2, 2)
 
 Hand = tuple[int, ...]
 
@@ -67,7 +69,8 @@ def check_hand(counts: Sequence[int], deck: Sequence[int], text: str) -> None:
         if n > deck[r]:
             what = "joker" if r >= BLACK_JOKER else "rank"
             raise CardError(
-                f"hand {text!r} holds {n} x {LETTERS[r]}: a deck has only {deck[r]} of that {what}"
+                f"hand {text!r} holds {n} x {LETTERS[r]}: "
+                f"the deck has only {deck[r]} of that {what}"
             )
 
 
@@ -80,7 +83,7 @@ def check_disjoint(hands: Iterable[Sequence[int]], deck: Sequence[int]) -> None:
     for r, n in enumerate(total):
         if n > deck[r]:
             raise CardError(
-                f"the hands together hold {n} x {LETTERS[r]}: a deck has only {deck[r]}"
+                f"the hands together hold {n} x {LETTERS[r]}: the deck has only {deck[r]}"
             )
 
 

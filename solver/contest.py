@@ -31,6 +31,13 @@ from .rules import CLASSIC, RuleSet
 #: Hand sizes of a complete classic deal: the landlord holds the three extra cards.
 DEAL_SIZES = (20, 17, 17)
 
+
+def deal_sizes(rules: RuleSet) -> tuple[int, ...]:
+    """The hand sizes of a complete deal of a game, the landlord's with the kitty (20,
+    17, 17 classic; 33, 25, 25, 25 four-player)."""
+    return (rules.landlord_cards, *rules.deal[1:])
+
+
 #: Cases read and solved at a time: memory stays flat however long the file is.
 CHUNK = 1 << 14
 #: Bytes read from the input at a time.
@@ -50,7 +57,7 @@ OK, BAD_COUNT, BAD_CARD, TOO_MANY, OVERLAP, WRONG_SIZE, TRAILING = range(7)
     STATUS,
     DECLARED,  # T, as read so far
     CASE,  # cases completed in the whole input
-    HAND,  # the hand being read in the current case (0 landlord, 1 and 2 peasants)
+    HAND,  # the hand being read in the current case (0 landlord, then the peasants)
     IN_TOKEN,
     PENDING_ONE,  # the last byte of the token was a '1' (a '0' must follow: the ten)
     LINE,  # the line of the next byte
@@ -90,7 +97,7 @@ def _is_space(b):
 
 @kernel
 def _end_token(st, hands, deck, sizes):
-    """A hand's token has ended: check it, and close the case after its third hand."""
+    """A hand's token has ended: check it, and close the case after its last hand."""
     if st[PENDING_ONE]:  # a '1' alone
         st[BAD_AT] = st[TOKEN_LEN] - 1
         st[BAD_BYTE] = 49  # the '1'
@@ -106,11 +113,13 @@ def _end_token(st, hands, deck, sizes):
             st[TALLY] = n
             st[STATUS], st[PHASE] = WRONG_SIZE, DONE
             return
-    if j < 2:
+    if j < hands.shape[1] - 1:
         st[HAND] = j + 1
         return
     for r in range(NUM_RANKS):
-        total = hands[k, 0, r] + hands[k, 1, r] + hands[k, 2, r]
+        total = 0
+        for p in range(hands.shape[1]):
+            total += hands[k, p, r]
         if total > deck[r]:
             st[BAD_RANK] = r
             st[TALLY] = total
@@ -215,12 +224,12 @@ class ContestChunk:
     """A run of cases read from a contest file, up to the first malformed one (``error``)."""
 
     first: int  # index of the first case in the file (0-based)
-    hands: np.ndarray  # (cases, 3, 15) rank counts
+    hands: np.ndarray  # (cases, players, 15) rank counts
     declared: int  # T, as the file states it
     error: InputFileError | None
 
 
-_HAND_NAMES = ("landlord", "peasant 1", "peasant 2")
+_HAND_NAMES = ("landlord", "peasant 1", "peasant 2", "peasant 3")
 
 
 class _Reader:
@@ -234,7 +243,7 @@ class _Reader:
         self.st[LINE] = self.st[LAST_LINE] = 1
         self.token = np.zeros(TOKEN_BYTES, np.uint8)
         self.deck = np.array(rules.deck, np.int64)
-        self.sizes = np.array(DEAL_SIZES if strict else (0, 0, 0), np.int64)
+        self.sizes = np.array(deal_sizes(rules) if strict else (0,) * rules.players, np.int64)
         self.block = np.zeros(0, np.uint8)
         self.at = 0  # bytes of the block consumed
         self.read = 0  # bytes of the input read
@@ -271,7 +280,7 @@ class _Reader:
 
     def count(self) -> int:
         """T, read as far as needed; or WholeFileError."""
-        self.feed(np.zeros((0, 3, NUM_RANKS), np.int64))
+        self.feed(np.zeros((0, self.rules.players, NUM_RANKS), np.int64))
         st = self.st
         if st[STATUS] == BAD_COUNT:
             token = self.token_text()
@@ -324,13 +333,13 @@ class _Reader:
             )
         if status == OVERLAP:
             return InputFileError(
-                f"{self.source}, case {case}, line {st[CASE_LINE]}: the three hands hold "
+                f"{self.source}, case {case}, line {st[CASE_LINE]}: the hands hold "
                 f"{st[TALLY]} x {LETTERS[rank]}, more than the deck's {deck[rank]}"
             )
         if status == WRONG_SIZE:
             return InputFileError(
                 f"{where}: the {who}'s hand {self.token_text()} has {st[TALLY]} cards, "
-                f"expected {DEAL_SIZES[int(st[HAND])]}"
+                f"expected {deal_sizes(self.rules)[int(st[HAND])]}"
             )
         return InputFileError(
             f"{self.source}, line {st[TOKEN_LINE]}: unexpected {self.token_text()} after the "
@@ -371,8 +380,9 @@ def contest_chunks(
     """Read a contest input a chunk of cases at a time, from the file's current position.
 
     A malformed case ends the reading: its chunk carries ``error``, and the cases before
-    it are complete. A missing or unreadable T raises at once. ``strict`` also demands
-    complete 20/17/17 deals and nothing after the last case.
+    it are complete. A missing or unreadable T raises at once. A case is one hand a
+    player (three classic, four in the four-player game). ``strict`` also demands
+    complete deals (20/17/17; 33/25/25/25) and nothing after the last case.
     """
     reader = _Reader(file, source, rules, strict)
     declared = reader.count()
@@ -383,7 +393,8 @@ def contest_chunks(
         )
     first = 0
     while True:
-        hands = np.zeros((max(min(chunk, declared - first), 0), 3, NUM_RANKS), np.int64)
+        cases = max(min(chunk, declared - first), 0)
+        hands = np.zeros((cases, rules.players, NUM_RANKS), np.int64)
         reader.feed(hands)
         filled = int(reader.st[FILLED])
         if reader.st[PHASE] == DONE or reader.ended:
@@ -412,7 +423,8 @@ def validate(file: IO[bytes] | bytes, source: str, rules: RuleSet = CLASSIC) -> 
     """Check a contest input strictly; return a one-line summary or raise.
 
     Strict means: T matches the cases, every case is a complete deal split
-    landlord 20 / peasants 17 / 17, and nothing follows the last case.
+    landlord 20 / peasants 17 / 17 (33 / 25 / 25 / 25 for four players), and nothing
+    follows the last case.
     """
     # with these sizes and no rank beyond the deck (checked on reading), a deal is complete
     declared = 0
@@ -420,7 +432,8 @@ def validate(file: IO[bytes] | bytes, source: str, rules: RuleSet = CLASSIC) -> 
         if part.error:
             raise part.error
         declared = part.declared
-    return f"{source}: valid, {plural_cases(declared)}, each a complete deal split 20/17/17"
+    split = "/".join(map(str, deal_sizes(rules)))
+    return f"{source}: valid, {plural_cases(declared)}, each a complete deal split {split}"
 
 
 _ANSWER = re.compile(rb"Case ([0-9]+): (Yes|No)")

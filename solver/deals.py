@@ -7,7 +7,8 @@ from files of ``[[deal]]`` tables::
     hands = ["17 cards", "17 cards", "17 cards"]   # seats 1, 2, 3 in turn order
     kitty = "3 cards"
 
-Reading is all validation: a deal that loads holds the whole deck, 17/17/17 + 3.
+Reading is all validation: a deal that loads holds the whole deck, 17/17/17 + 3. The
+four-player game's deals are four hands of 25 and a kitty of 8, from two decks.
 """
 
 from __future__ import annotations
@@ -18,13 +19,16 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from .cards import CLASSIC_DECK, LETTERS, NUM_RANKS, Hand, format_hand, parse_hand
-from .contest import DEAL_SIZES
+from .cards import LETTERS, NUM_RANKS, Hand, format_hand, parse_hand
+from .contest import deal_sizes
 from .errors import CardError, InputFileError, WholeFileError, quoted
+from .rules import CLASSIC, RuleSet, rule_set
 from .tomlfile import read_toml
 
-#: The classic deck, one entry (a rank) a card: what is shuffled.
-DECK = [r for r, n in enumerate(CLASSIC_DECK) for _ in range(n)]
+
+def deck_cards(rules: RuleSet) -> list[int]:
+    """A game's deck, one entry (a rank) a card: what is shuffled."""
+    return [r for r, n in enumerate(rules.deck) for _ in range(n)]
 
 
 def cut(order: Sequence[int], sizes: Sequence[int]) -> list[Hand]:
@@ -40,22 +44,24 @@ def cut(order: Sequence[int], sizes: Sequence[int]) -> list[Hand]:
     return hands
 
 
-def random_deals(seed: int, count: int, strength: float = 0.0) -> list[tuple[Hand, Hand, Hand]]:
+def random_deals(
+    seed: int, count: int, strength: float = 0.0, rules: RuleSet = CLASSIC
+) -> list[list[Hand]]:
     """``count`` deals at once (see :func:`iter_deals`)."""
-    return list(iter_deals(seed, count, strength))
+    return list(iter_deals(seed, count, strength, rules))
 
 
-def _orders(seed: int, count: int, strength: float) -> Iterator[list[int]]:
+def _orders(seed: int, count: int, strength: float, rules: RuleSet) -> Iterator[list[int]]:
     """Shuffled decks, one a deal: see :func:`iter_deals`."""
     rng = random.Random(seed)
-    deck = list(DECK)
+    deck = deck_cards(rules)
     weights = [round(1e6 * math.exp(strength * r)) for r in range(NUM_RANKS)]
     for _ in range(count):
         rng.shuffle(deck)
         if strength:
             pool = list(deck)
             landlord = []
-            for _ in range(DEAL_SIZES[0]):
+            for _ in range(rules.landlord_cards):
                 i = rng.choices(range(len(pool)), weights=[weights[r] for r in pool])[0]
                 landlord.append(pool.pop(i))
             yield landlord + pool
@@ -63,9 +69,11 @@ def _orders(seed: int, count: int, strength: float) -> Iterator[list[int]]:
             yield deck
 
 
-def iter_deals(seed: int, count: int, strength: float = 0.0) -> Iterator[tuple[Hand, Hand, Hand]]:
+def iter_deals(
+    seed: int, count: int, strength: float = 0.0, rules: RuleSet = CLASSIC
+) -> Iterator[list[Hand]]:
     """``count`` deals, each made as it is asked for: the landlord's 20 cards, then both
-    peasants' 17.
+    peasants' 17 (four-player: 33, then three peasants' 25).
 
     With ``strength`` 0 the deck is shuffled uniformly. A positive ``strength`` draws the
     landlord's cards one by one with weight ``exp(strength * rank)``, leaning his hand to
@@ -73,50 +81,65 @@ def iter_deals(seed: int, count: int, strength: float = 0.0) -> Iterator[tuple[H
     ``random.Random`` is used because its stream for a given seed is stable across Python
     versions, so a seed names the same deals everywhere.
     """
-    for order in _orders(seed, count, strength):
-        landlord_hand, p1, p2 = cut(order, DEAL_SIZES)
-        yield landlord_hand, p1, p2
+    for order in _orders(seed, count, strength, rules):
+        yield cut(order, deal_sizes(rules))
 
 
-def iter_open_deals(seed: int, count: int, strength: float = 0.0) -> Iterator[Deal]:
-    """The same deals before the auction: seat 1's 17 cards and the kitty are the
-    landlord's 20 of :func:`iter_deals`, seats 2 and 3 the peasants' hands; so seat 1's
+def iter_open_deals(
+    seed: int, count: int, strength: float = 0.0, rules: RuleSet = CLASSIC
+) -> Iterator[Deal]:
+    """The same deals before the auction: seat 1's cards and the kitty are the
+    landlord's of :func:`iter_deals`, the other seats the peasants' hands; so seat 1's
     row of a deal's table answers the deal :func:`iter_deals` gives."""
-    for k, order in enumerate(_orders(seed, count, strength), 1):
-        s1, kitty, s2, s3 = cut(order, (17, 3, 17, 17))
-        yield Deal(f"seed {seed} deal {k}", (s1, s2, s3), kitty)
+    first, *others = rules.deal
+    for k, order in enumerate(_orders(seed, count, strength, rules), 1):
+        s1, kitty, *rest = cut(order, (first, rules.kitty, *others))
+        yield Deal(f"seed {seed} deal {k}", (s1, *rest), kitty, rules=rules)
 
 
 @dataclass(frozen=True)
 class Deal:
-    """A deal before the auction: the three seats' hands in turn order, and the kitty."""
+    """A deal before the auction: the seats' hands in turn order, and the kitty."""
 
     name: str
-    hands: tuple[Hand, Hand, Hand]
+    hands: tuple[Hand, ...]
     kitty: Hand
     file: str = ""
     line: int = 0
+    rules: RuleSet = CLASSIC
 
     def landlord_hands(self, seat: int) -> list[Hand]:
-        """The hands in turn order when ``seat`` (0, 1 or 2) is the landlord: his own with
-        the kitty, then the two seats after him (peasant 1 and peasant 2)."""
+        """The hands in turn order when ``seat`` (0, 1, ...) is the landlord: his own with
+        the kitty, then the seats after him (peasant 1, peasant 2, ...)."""
         own = tuple(a + b for a, b in zip(self.hands[seat], self.kitty, strict=True))
-        return [own, self.hands[(seat + 1) % 3], self.hands[(seat + 2) % 3]]
+        seats = len(self.hands)
+        return [own, *(self.hands[(seat + k) % seats] for k in range(1, seats))]
 
     def describe(self) -> str:
         """The deal as the command line reads it."""
         seats = " ".join(f"S{i}={format_hand(h)}" for i, h in enumerate(self.hands, 1))
-        return f"{seats} KITTY={format_hand(self.kitty)}"
+        game = f" RULES={self.rules.name}" if self.rules != CLASSIC else ""
+        return f"{seats} KITTY={format_hand(self.kitty)}{game}"
 
 
-SEAT_KEYS = ("S1", "S2", "S3", "KITTY")
-OPEN_SIZES = (17, 17, 17, 3)
+def seat_keys(rules: RuleSet) -> tuple[str, ...]:
+    """The keys of a deal on the command line: S1=, S2=, ... and KITTY=."""
+    return (*(f"S{i}" for i in range(1, rules.players + 1)), "KITTY")
 
 
-def make_deal(name: str, hands: list[str], kitty: str, file: str = "", line: int = 0) -> Deal:
-    """A deal from its hands in the notation, validated: 17/17/17 + 3, the whole deck."""
+def make_deal(
+    name: str,
+    hands: list[str],
+    kitty: str,
+    file: str = "",
+    line: int = 0,
+    rules: RuleSet = CLASSIC,
+) -> Deal:
+    """A deal from its hands in the notation, validated: 17/17/17 + 3 (25/25/25/25 + 8
+    for four players), the whole deck."""
     parsed = []
-    for key, text, size in zip(SEAT_KEYS, [*hands, kitty], OPEN_SIZES, strict=True):
+    sizes = (*rules.deal, rules.kitty)
+    for key, text, size in zip(seat_keys(rules), [*hands, kitty], sizes, strict=True):
         hand = parse_hand(text)
         if sum(hand) != size:
             cards = f"{sum(hand)} card{'s' * (sum(hand) != 1)}"
@@ -124,39 +147,47 @@ def make_deal(name: str, hands: list[str], kitty: str, file: str = "", line: int
         parsed.append(hand)
     total = [sum(h[r] for h in parsed) for r in range(NUM_RANKS)]
     for r, n in enumerate(total):
-        if n != CLASSIC_DECK[r]:
+        if n != rules.deck[r]:
             raise CardError(
                 f"the deal holds {n} x {LETTERS[r]}: a deal is the whole deck, "
-                f"{CLASSIC_DECK[r]} of each"
+                f"{rules.deck[r]} of each"
             )
-    return Deal(name, (parsed[0], parsed[1], parsed[2]), parsed[3], file, line)
+    return Deal(name, tuple(parsed[:-1]), parsed[-1], file, line, rules)
 
 
-def parse_deal(spec: str) -> Deal:
-    """Read ``S1=... S2=... S3=... KITTY=...``."""
+def parse_deal(spec: str, rules: RuleSet = CLASSIC) -> Deal:
+    """Read ``S1=... S2=... S3=... KITTY=...`` (and ``S4=`` for four players; a
+    ``RULES=`` token names the game instead of ``rules``)."""
+    for token in spec.split():
+        key, sep, value = token.partition("=")
+        if sep and key.upper() == "RULES":
+            rules = rule_set(value.lower())
+    keys = seat_keys(rules)
     fields: dict[str, str] = {}
     for token in spec.split():
         key, sep, value = token.partition("=")
         key = key.upper()
-        if not sep or key not in SEAT_KEYS:
+        if key == "RULES" and sep:
+            continue
+        if not sep or key not in keys:
             raise CardError(
-                f"deal {quoted(spec)}: unexpected {quoted(token)}; expected S1=, S2=, S3= "
-                "and KITTY="
+                f"deal {quoted(spec)}: unexpected {quoted(token)}; expected "
+                f"{', '.join(k + '=' for k in keys)} (and RULES=)"
             )
         if key in fields:
             raise CardError(f"deal {quoted(spec)}: {key}= is given twice")
         fields[key] = value
-    missing = [k for k in SEAT_KEYS if k not in fields]
+    missing = [k for k in keys if k not in fields]
     if missing:
         raise CardError(f"deal {quoted(spec)}: needs {', '.join(k + '=' for k in missing)}")
     try:
-        deal = make_deal("", [fields["S1"], fields["S2"], fields["S3"]], fields["KITTY"])
+        deal = make_deal("", [fields[k] for k in keys[:-1]], fields["KITTY"], rules=rules)
         return replace(deal, name=deal.describe())  # named as the command line writes it
     except CardError as e:
         raise CardError(f"deal {quoted(spec)}: {e}") from None
 
 
-def load_deals(raw: bytes, source: str) -> list[Deal | InputFileError]:
+def load_deals(raw: bytes, source: str, rules: RuleSet = CLASSIC) -> list[Deal | InputFileError]:
     """Every deal of a file of ``[[deal]]`` tables, or the error that spoils it; one bad
     deal spoils only itself."""
     try:
@@ -180,11 +211,12 @@ def load_deals(raw: bytes, source: str) -> list[Deal | InputFileError]:
             hands, kitty = table.get("hands"), table.get("kitty")
             if not isinstance(name, str) or not name.isprintable():
                 raise CardError("'name' must be a string of printable characters")
-            if not (isinstance(hands, list) and len(hands) == 3):
-                raise CardError("'hands' must list the three seats' hands")
+            if not (isinstance(hands, list) and len(hands) == rules.players):
+                seats = {3: "three", 4: "four"}[rules.players]
+                raise CardError(f"'hands' must list the {seats} seats' hands")
             if not all(isinstance(h, str) for h in [*hands, kitty]):
                 raise CardError("'hands' and 'kitty' must be strings of cards")
-            out.append(make_deal(name, hands, kitty, source, line))
+            out.append(make_deal(name, hands, kitty, source, line, rules))
         except CardError as e:
             out.append(InputFileError(f"{where}: {e}"))
     return out

@@ -14,12 +14,12 @@ from typing import Any
 from .cards import format_hand, parse_hand
 from .errors import LandlordError, RuleError, quoted
 from .movegen import Move
-from .rules import CLASSIC, RuleSet
+from .rules import CLASSIC, RuleSet, rule_set
 from .scoring import History, check_history_cards, line_stake
 from .search import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, Searcher, SearchStats, make_position
 
-SHORT_NAMES = ("L", "P1", "P2")
-MAX_LINE_PLIES = 400  # more than any game lasts: 54 cards, at most two passes a play
+SHORT_NAMES = ("L", "P1", "P2", "P3")
+MAX_LINE_PLIES = 1000  # more than any game lasts: 108 cards, at most three passes a play
 
 
 @dataclass(frozen=True)
@@ -114,23 +114,29 @@ def solve_win(
 
 
 def parse_position(spec: str, rules: RuleSet = CLASSIC) -> Position:
-    """Read ``L=... P1=... [P2=...] [TO=L|P1|P2] [TABLE=cards@P1] [BAN=kind,...]``."""
+    """Read ``L=... P1=... [P2=... [P3=...]] [TO=L|P1|P2|P3] [TABLE=cards@P1]
+    [BAN=kind,...] [RULES=classic|four-player]`` (``RULES=`` replaces the game of
+    ``rules``, keeping its bans)."""
     fields: dict[str, str] = {}
     for token in spec.split():
         key, sep, value = token.partition("=")
         key = key.upper()
-        if not sep or key not in ("L", "P1", "P2", "TO", "TABLE", "BAN"):
+        if not sep or key not in (*SHORT_NAMES, "TO", "TABLE", "BAN", "RULES"):
             raise RuleError(
-                f"position {spec!r}: unexpected {token!r}; expected L=, P1=, P2=, TO=, "
-                "TABLE=cards@player or BAN=kind,..."
+                f"position {spec!r}: unexpected {token!r}; expected L=, P1=, P2=, P3=, TO=, "
+                "TABLE=cards@player, BAN=kind,... or RULES=name"
             )
         if key in fields:
             raise RuleError(f"position {spec!r}: {key}= is given twice")
         fields[key] = value
     if "L" not in fields or "P1" not in fields:
         raise RuleError(f"position {spec!r}: needs at least L= and P1=")
+    if "P3" in fields and "P2" not in fields:
+        raise RuleError(f"position {spec!r}: P3= needs P2=")
     try:
-        hands = [parse_hand(fields[key]) for key in ("L", "P1", "P2") if key in fields]
+        hands = [parse_hand(fields[key]) for key in SHORT_NAMES if key in fields]
+        if "RULES" in fields:
+            rules = rule_set(fields["RULES"].lower()).with_bans(rules.bans)
         if fields.get("BAN"):
             rules = rules.with_bans(fields["BAN"].split(","))
         to_move = player_index(fields.get("TO", "L"), len(hands))
@@ -183,7 +189,7 @@ def parse_staked(spec: str, rules: RuleSet = CLASSIC) -> tuple[Position, History
 
 
 def player_index(name: str, players: int = 3) -> int:
-    """A player named as L/P1/P2 or landlord/peasant1/peasant2, one of ``players``."""
+    """A player named as L/P1/P2/P3 or landlord/peasant1/..., one of ``players``."""
     key = name.strip().lower()
     names = list(zip(SHORT_NAMES, PLAYER_NAMES, strict=True))[:players]
     for i, (short, full) in enumerate(names):
@@ -217,7 +223,7 @@ def line_record(
     """A first move's line in ``--json``: given whole (``"P1 pass"``, as first written)
     and split into ``line_moves`` and ``line_players``, as ``solve`` writes it; and the
     stake of the first move with the line after it, when it ends the hand."""
-    stake = line_stake([step, *follow], pos.hands, history, bid)
+    stake = line_stake([step, *follow], pos.hands, history, bid, pos.rules)
     return {
         "line": [str(x) for x in follow],
         "line_moves": [x.text for x in follow],

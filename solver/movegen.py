@@ -13,9 +13,10 @@ rank a hand can play in it: whether a play can be beaten, without generating any
 
 Plays are written to two parallel buffers: the cards packed four bits a rank (see
 :mod:`solver.cards`) and the meta ``kind | rank << 4 | length << 8`` (see
-:mod:`solver.rules`). Every hand of a one-deck game has at most 13,530 distinct plays
-(the whole deck has exactly that many), so a buffer of :data:`MAX_MOVES` never overflows
-for a hand that passed validation.
+:mod:`solver.rules`). The generator writes at most :data:`MAX_MOVES` plays and never past
+a buffer's end; a hand with more plays gets :data:`OVERFLOW` instead of a count. (Every
+hand of the classic game has at most 13,530 plays, the whole deck's number, so it never
+overflows there.)
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from .rules import (
     QUAD_PAIRS,
     QUAD_SINGLES,
     R_BANS,
+    R_BOMB_MAX,
+    R_ROCKET,
     ROCKET,
     SINGLE,
     TRIO,
@@ -50,11 +53,13 @@ from .rules import (
 )
 
 MAX_MOVES = 16384
+OVERFLOW = -1  # what the generator returns for a hand with more than MAX_MOVES plays
 TABLE_SIZE = 256  # kind * 16 + length
 NONE = 16  # a minimum rank above every rank: no play of that shape
 MIN_LINKS = (0, 5, 3, 2)  # shortest chain of singles, pairs, trios
 CHAIN_KIND = (0, CHAIN, PAIR_CHAIN, PLANE)
-GROUP_KIND = (0, SINGLE, PAIR, TRIO, BOMB)  # n cards of one rank
+GROUP_KIND = (0, SINGLE, PAIR, TRIO, BOMB, BOMB, BOMB, BOMB, BOMB)  # n cards of one rank
+BOMB_LENGTHS = 5  # a bomb's length is its cards beyond three: 1 (four cards) to 5 (eight)
 KICKED_KINDS = ((TRIO_SINGLE, TRIO_PAIR), (QUAD_SINGLES, QUAD_PAIRS))  # on a trio, a quad
 ALL_KINDS = (1 << NUM_KINDS) - 2  # kinds 1..14
 GROUP_KINDS = sum(1 << k for k in (SINGLE, PAIR, TRIO, BOMB, *KICKED_KINDS[0], *KICKED_KINDS[1]))
@@ -72,18 +77,20 @@ def size_of(packed):
 
 
 @kernel
-def _emit(out_cards, out_meta, n, cards, meta):
-    out_cards[n] = cards
-    out_meta[n] = meta
+def _emit(out_cards, out_meta, n, cards, meta, end):
+    """Write one play at ``n`` if it is before ``end``; count it either way."""
+    if n < end:
+        out_cards[n] = cards
+        out_meta[n] = meta
     return n + 1
 
 
 @kernel
-def _kickers(h, kinds, minr, meta, lo, hi, main, out_cards, out_meta, n):
+def _kickers(h, kinds, minr, meta, lo, hi, main, out_cards, out_meta, n, end):
     """Emit ``main`` with every legal set of kickers for the play ``meta`` describes.
 
     Kickers are singles or pairs (by kind), one per trio of a plane and two for a quad,
-    from distinct ranks outside ``lo..hi``, and never both jokers.
+    from distinct ranks outside ``lo..hi``, and never both jokers (nor BB and RR).
     """
     kind = meta & 15
     length = meta >> 8
@@ -117,7 +124,7 @@ def _kickers(h, kinds, minr, meta, lo, hi, main, out_cards, out_meta, n):
                     cards += width << (4 * ((cand >> (4 * i)) & 15))
                 m >>= 1
                 i += 1
-            n = _emit(out_cards, out_meta, n, cards, meta)
+            n = _emit(out_cards, out_meta, n, cards, meta, end)
         # next subset of the same size (Gosper's hack)
         low = mask & -mask
         ripple = mask + low
@@ -128,7 +135,8 @@ def _kickers(h, kinds, minr, meta, lo, hi, main, out_cards, out_meta, n):
 @kernel
 def gen_moves(h, rules, minr, kinds, out_cards, out_meta, at):
     """Write every play from hand ``h`` allowed by ``minr`` from index ``at`` of the
-    buffers on; return how many.
+    buffers on; return how many, or OVERFLOW when there are more than MAX_MOVES or the
+    buffers end first (what did not fit is not written).
 
     ``kinds`` is a bit mask of the kinds worth looking at (bit ``k`` for kind ``k``):
     :data:`ALL_KINDS` for a lead, a handful when answering a play. (An offset rather
@@ -136,6 +144,8 @@ def gen_moves(h, rules, minr, kinds, out_cards, out_meta, at):
     """
     kinds &= ~rules[R_BANS]
     n = at
+    end = min(at + MAX_MOVES, out_cards.shape[0], out_meta.shape[0])
+    biggest = rules[R_BOMB_MAX]
     total = 0
     for r in range(NUM_RANKS):
         total += h[r]
@@ -143,20 +153,22 @@ def gen_moves(h, rules, minr, kinds, out_cards, out_meta, at):
     if kinds & GROUP_KINDS:
         for r in range(NUM_RANKS):
             one = r << 4 | 1 << 8  # main rank r, length 1
-            for size in range(1, min(h[r], 4) + 1):
+            for size in range(1, min(h[r], biggest) + 1):
                 kind = GROUP_KIND[size]
+                length = size - 3 if kind == BOMB else 1
                 main = size << (4 * r)
-                if (kinds >> kind) & 1 and r >= minr[kind * 16 + 1]:
-                    n = _emit(out_cards, out_meta, n, main, kind | one)
-                if size >= 3:
+                if (kinds >> kind) & 1 and r >= minr[kind * 16 + length]:
+                    n = _emit(out_cards, out_meta, n, main, kind | r << 4 | length << 8, end)
+                if size == 3 or size == 4:
                     for kicked in KICKED_KINDS[size - 3]:
                         n = _kickers(
-                            h, kinds, minr, kicked | one, r, r, main, out_cards, out_meta, n
+                            h, kinds, minr, kicked | one, r, r, main, out_cards, out_meta, n, end
                         )
-    if h[BLACK_JOKER] >= 1 and h[RED_JOKER] >= 1:
+    jokers = rules[R_ROCKET]
+    if h[BLACK_JOKER] >= jokers and h[RED_JOKER] >= jokers:
         if (kinds >> ROCKET) & 1 and minr[ROCKET * 16 + 1] <= RED_JOKER:
-            cards = (1 << (4 * BLACK_JOKER)) | (1 << (4 * RED_JOKER))
-            n = _emit(out_cards, out_meta, n, cards, ROCKET | RED_JOKER << 4 | 1 << 8)
+            cards = (jokers << (4 * BLACK_JOKER)) | (jokers << (4 * RED_JOKER))
+            n = _emit(out_cards, out_meta, n, cards, ROCKET | RED_JOKER << 4 | 1 << 8, end)
     # chains of singles, pairs and trios, with the kickers of planes
     for width in range(1, 4):
         kind = CHAIN_KIND[width]
@@ -173,13 +185,13 @@ def gen_moves(h, rules, minr, kinds, out_cards, out_meta, at):
                     continue
                 top = hi << 4 | links << 8
                 if (kinds >> kind) & 1 and hi >= minr[kind * 16 + links]:
-                    n = _emit(out_cards, out_meta, n, cards, kind | top)
+                    n = _emit(out_cards, out_meta, n, cards, kind | top, end)
                 if width == 3 and total >= 4 * links:
                     for plane in (PLANE_SINGLES, PLANE_PAIRS):
                         n = _kickers(
-                            h, kinds, minr, plane | top, lo, hi, cards, out_cards, out_meta, n
+                            h, kinds, minr, plane | top, lo, hi, cards, out_cards, out_meta, n, end
                         )
-    return n - at
+    return n - at if n <= end else OVERFLOW
 
 
 @kernel
@@ -192,19 +204,23 @@ def follow_table(table, minr):
 
 @kernel
 def mark_answers(table, minr):
-    """:func:`follow_table` for a ``minr`` that is all NONE already: only the (at most
-    three) entries that can beat ``table`` are set, and :func:`unmark_answers` puts them
-    back. For callers that answer many plays with one table."""
+    """:func:`follow_table` for a ``minr`` that is all NONE already: only the entries
+    that can beat ``table`` are set (its shape's, the rocket's and the bombs'), and
+    :func:`unmark_answers` puts them back. For callers that answer many plays with one
+    table."""
     kind = table & 15
     rank = (table >> 4) & 15
     if kind == ROCKET:
         return 0
     minr[ROCKET * 16 + 1] = 0
+    longer = 1  # bombs of this length or more beat the table whatever their rank
     if kind == BOMB:
-        minr[BOMB * 16 + 1] = rank + 1
-        return 1 << BOMB | 1 << ROCKET
-    minr[BOMB * 16 + 1] = 0
+        longer = (table >> 8) + 1
     minr[kind * 16 + (table >> 8)] = rank + 1
+    for length in range(longer, BOMB_LENGTHS + 1):
+        minr[BOMB * 16 + length] = 0
+    if kind == BOMB:
+        return 1 << BOMB | 1 << ROCKET
     return 1 << kind | 1 << BOMB | 1 << ROCKET
 
 
@@ -212,7 +228,8 @@ def mark_answers(table, minr):
 def unmark_answers(table, minr):
     """Undo :func:`mark_answers`: ``minr`` all NONE again."""
     minr[ROCKET * 16 + 1] = NONE
-    minr[BOMB * 16 + 1] = NONE
+    for length in range(1, BOMB_LENGTHS + 1):
+        minr[BOMB * 16 + length] = NONE
     minr[(table & 15) * 16 + (table >> 8)] = NONE
 
 
@@ -220,8 +237,9 @@ def unmark_answers(table, minr):
 def beats(meta, table):
     """Whether a play (its meta) beats the play on the table (its meta).
 
-    Same kind and length with a higher main rank; or a bomb over a non-bomb or a lower
-    bomb; or the rocket. A quad + two is no bomb: any bomb beats it.
+    Same kind and length with a higher main rank; or a bomb over a non-bomb, a shorter
+    bomb or a lower one of its length; or the rocket. A quad + two is no bomb: any bomb
+    beats it.
     """
     kind = meta & 15
     tkind = table & 15
@@ -230,7 +248,7 @@ def beats(meta, table):
     if tkind == ROCKET:
         return False
     if kind == BOMB:
-        return tkind != BOMB or (meta >> 4) & 15 > (table >> 4) & 15
+        return tkind != BOMB or meta >> 4 > table >> 4  # length, then rank
     if tkind == BOMB:
         return False
     # same kind (bits 0-3) and length (bits 8+), higher rank (bits 4-7)
@@ -246,9 +264,10 @@ def classify(h, rules):
     lo = -1
     hi = -1
     # how many ranks hold exactly 1, 2, 3, 4 cards (packed, a byte each: no allocation),
-    # and the highest rank holding 3 and 4
+    # and the highest rank holding 3 and 4; more than four of a rank is a bomb or nothing
     mult = 0
     top3 = top4 = -1
+    many = False
     for r in range(NUM_RANKS):
         c = h[r]
         if c:
@@ -259,6 +278,8 @@ def classify(h, rules):
             hi = r
             if c <= 4:
                 mult += 1 << (8 * (c - 1))
+            else:
+                many = True
             if c == 3:
                 top3 = r
             elif c == 4:
@@ -267,11 +288,19 @@ def classify(h, rules):
     if total == 0:
         return 0
     if distinct == 1:
-        kind = (0, SINGLE, PAIR, TRIO, BOMB)[total] if total <= 4 else 0
+        kind = GROUP_KIND[total] if total <= rules[R_BOMB_MAX] else 0
         if kind and not (bans >> kind) & 1:
-            return kind | lo << 4 | 1 << 8
-    if total == 2 and h[BLACK_JOKER] == 1 and h[RED_JOKER] == 1 and not (bans >> ROCKET) & 1:
+            return kind | lo << 4 | (total - 3 if kind == BOMB else 1) << 8
+    jokers = rules[R_ROCKET]
+    if (
+        total == 2 * jokers
+        and h[BLACK_JOKER] == jokers
+        and h[RED_JOKER] == jokers
+        and not (bans >> ROCKET) & 1
+    ):
         return ROCKET | RED_JOKER << 4 | 1 << 8
+    if many or (h[BLACK_JOKER] == 2 and h[RED_JOKER] == 2):  # all four jokers: the rocket only
+        return 0
     if distinct == 2 and threes == 1 and ones == 1 and not (bans >> TRIO_SINGLE) & 1:
         return TRIO_SINGLE | top3 << 4 | 1 << 8
     if distinct == 2 and threes == 1 and twos == 1 and not (bans >> TRIO_PAIR) & 1:
@@ -308,25 +337,29 @@ def classify(h, rules):
                 if (r < start or r >= start + links) and h[r] != 0 and h[r] != width:
                     ok = False
                     break
-            if ok and not (width == 1 and h[BLACK_JOKER] == 1 and h[RED_JOKER] == 1):
+            if ok and not (h[BLACK_JOKER] == width and h[RED_JOKER] == width):
                 return kind | (start + links - 1) << 4 | links << 8
     return 0
 
 
 @kernel
 def best_ranks(h, rules, thr):
-    """Raise ``thr[kind * 16 + length]`` to the best main rank ``h`` can play in that shape.
+    """Raise ``thr[kind * 16 + length]`` to the best main rank ``h`` can play in that shape
+    (a bomb counts at every length up to its size: six 5s hold bombs of 4, 5 and 6).
 
     This answers "can this hand beat that play?" for every shape at once, without
     enumerating kickers: only their existence matters.
     """
     bans = rules[R_BANS]
-    any_rank = 0  # distinct ranks held, the two jokers counted once (never both kickers)
+    biggest = rules[R_BOMB_MAX]
+    # distinct ranks held, and ranks holding a pair, the jokers counted once (never both
+    # kickers)
+    any_rank = 0
     pair_ranks = 0
     for r in range(NUM_RANKS):
         if h[r] >= 1 and not (r == RED_JOKER and h[BLACK_JOKER] >= 1):
             any_rank += 1
-        if h[r] >= 2:
+        if h[r] >= 2 and not (r == RED_JOKER and h[BLACK_JOKER] >= 2):
             pair_ranks += 1
     for r in range(NUM_RANKS):
         c = h[r]
@@ -340,13 +373,14 @@ def best_ranks(h, rules, thr):
                 _raise(thr, bans, TRIO_SINGLE | r << 4 | 1 << 8)
             if pair_ranks - 1 >= 1:
                 _raise(thr, bans, TRIO_PAIR | r << 4 | 1 << 8)
+        for size in range(4, min(c, biggest) + 1):
+            _raise(thr, bans, BOMB | r << 4 | (size - 3) << 8)
         if c >= 4:
-            _raise(thr, bans, BOMB | r << 4 | 1 << 8)
             if any_rank - 1 >= 2:
                 _raise(thr, bans, QUAD_SINGLES | r << 4 | 1 << 8)
             if pair_ranks - 1 >= 2:
                 _raise(thr, bans, QUAD_PAIRS | r << 4 | 1 << 8)
-    if h[BLACK_JOKER] >= 1 and h[RED_JOKER] >= 1:
+    if h[BLACK_JOKER] >= rules[R_ROCKET] and h[RED_JOKER] >= rules[R_ROCKET]:
         _raise(thr, bans, ROCKET | RED_JOKER << 4 | 1 << 8)
     for width in range(1, 4):
         run = 0
@@ -404,6 +438,8 @@ def _run(hand: Hand, rules: RuleSet, minr: np.ndarray, kinds: int) -> list[Move]
     cards = np.empty(MAX_MOVES, np.int64)
     meta = np.empty(MAX_MOVES, np.int64)
     n = gen_moves(np.array(hand, np.int64), rules.array(), minr, kinds, cards, meta, np.int64(0))
+    if n == OVERFLOW:
+        raise RuleError(f"hand {format_hand(hand)!r} has more than {MAX_MOVES} plays")
     return [Move.from_kernel(int(c), int(m)) for c, m in zip(cards[:n], meta[:n], strict=True)]
 
 

@@ -22,6 +22,10 @@ SHORT_LIST = 16  # moves sorted by insertion rather than by counting
 PLAIN_BITS = 11  # the bits of the plain sort key (SORT_KEYS = 2**11)
 PLAIN_KEYS = 1 << PLAIN_BITS
 REST_MAX = 15  # the plays the rest of a hand needs, as a sort key: at most this
+#: Bits of each move's sort key that carry who cannot answer it (one per player after
+#: the mover: three at most).
+CANNOT_BITS = 3
+CANNOT_MASK = (1 << CANNOT_BITS) - 1
 RANK_BY_REST_FROM = 28  # positions of this many cards or more sort leads by the rest
 
 
@@ -57,7 +61,7 @@ def order_moves(base, n, hand, rank_by_rest, free, has_pass, pass_first, opponen
         key = (size * 2 + safe) * 16 + (rank if free else 15 - rank)
         if rank_by_rest:
             key |= min(_plays_needed(hand - cards[i]), REST_MAX) << PLAIN_BITS
-        keys[i] = key << 2 | keys[i]  # the cannot-answer bits ride along (two at most)
+        keys[i] = key << CANNOT_BITS | keys[i]  # the cannot-answer bits ride along
     if plays <= SHORT_LIST:
         _insertion_sort(base, plays, cards, metas, keys)
     else:
@@ -73,28 +77,29 @@ def order_moves(base, n, hand, rank_by_rest, free, has_pass, pass_first, opponen
         if rank_by_rest:  # a second stable pass: by the plays the rest still needs
             _counting_pass(base, plays, out, rest, rest_max, cards, metas, keys, by_key)
         for i in range(base, base + plays):
-            keys[i] &= 3
+            keys[i] &= CANNOT_MASK
     if has_pass and pass_first:  # move the pass from the end to the front
         _move_forward(base + plays, base, cards, metas, keys)
 
 
 @kernel
 def _counting_pass(base, plays, out, shift, mask, cards, metas, keys, by_key):
-    """One stable counting sort of ``plays`` moves by ``(keys >> 2 >> shift) & mask``,
+    """One stable counting sort of ``plays`` moves by the key above the cannot-answer
+    bits, ``(keys >> CANNOT_BITS >> shift) & mask``,
     through the arena above the segment (``out``)."""
     lo = mask
     hi = 0
     for i in range(base, base + plays):
-        k = (keys[i] >> 2 >> shift) & mask
+        k = (keys[i] >> CANNOT_BITS >> shift) & mask
         lo = min(lo, k)
         hi = max(hi, k)
     by_key[lo : hi + 2] = 0
     for i in range(base, base + plays):
-        by_key[((keys[i] >> 2 >> shift) & mask) + 1] += 1
+        by_key[((keys[i] >> CANNOT_BITS >> shift) & mask) + 1] += 1
     for k in range(lo + 1, hi + 2):
         by_key[k] += by_key[k - 1]
     for i in range(base, base + plays):
-        k = (keys[i] >> 2 >> shift) & mask
+        k = (keys[i] >> CANNOT_BITS >> shift) & mask
         at = out + by_key[k]
         by_key[k] += 1
         cards[at] = cards[i]
@@ -170,7 +175,7 @@ def _insertion_sort(base, n, cards, metas, keys):
     for i in range(base + 1, base + n):
         c, m, k = cards[i], metas[i], keys[i]
         j = i - 1
-        while j >= base and keys[j] >> 2 > k >> 2:
+        while j >= base and keys[j] >> CANNOT_BITS > k >> CANNOT_BITS:
             cards[j + 1] = cards[j]
             metas[j + 1] = metas[j]
             keys[j + 1] = keys[j]
@@ -179,7 +184,7 @@ def _insertion_sort(base, n, cards, metas, keys):
         metas[j + 1] = m
         keys[j + 1] = k
     for i in range(base, base + n):
-        keys[i] &= 3
+        keys[i] &= CANNOT_MASK
 
 
 @kernel

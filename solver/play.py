@@ -10,6 +10,7 @@ from .cards import format_hand, parse_hand
 from .endgame import SHORT_NAMES, Step, keeping_move
 from .errors import LandlordError
 from .movegen import Move, readings
+from .rules import check_question
 from .scoring import History, Stake, line_stake
 from .search import UNKNOWN, WIN, Position, Searcher
 from .stake import Walker, score_value
@@ -42,16 +43,18 @@ class Game:
         self.history = self.now = history or History.implied(pos.to_move, pos.table, pos.owner)
         self.bid = bid
         self.staked = staked
+        if staked:
+            check_question("stake", pos.rules)
         self.line: list[Step] = []
 
     @property
     def stake(self) -> Stake | None:
         """The stake of the game so far: None until it is over."""
-        return line_stake(self.line, self.first.hands, self.history, self.bid)
+        return line_stake(self.line, self.first.hands, self.history, self.bid, self.pos.rules)
 
     def _move(self, move: Move | None) -> None:
         self.line.append(Step(self.pos.to_move, move))
-        self.now = self.now.after(self.pos.to_move, move)
+        self.now = self.now.after(self.pos.to_move, move, self.pos.rules)
         self.pos = self.pos.after(move)
 
     def _walker(self) -> tuple[Walker, int | None]:

@@ -1,5 +1,5 @@
 """A position of the forced-win search, in plain Python: the hands in turn order (landlord,
-peasant 1[, peasant 2]), who is to move, and the play on the table with its owner (or a
+peasant 1[, peasant 2[, peasant 3]]), who is to move, and the play on the table with its owner (or a
 free lead). Reading and checking positions needs no search (only the move generator, to
 read a table play), so this module is apart from it."""
 
@@ -13,7 +13,7 @@ from .movegen import Move, as_play
 from .rules import CLASSIC, RuleSet
 
 WIN, LOSS, UNKNOWN = 1, 0, -1  # for the landlord's side
-PLAYER_NAMES = ("landlord", "peasant1", "peasant2")
+PLAYER_NAMES = ("landlord", "peasant1", "peasant2", "peasant3")
 
 
 @dataclass(frozen=True)
@@ -66,9 +66,11 @@ def make_position(
     owner: int | None = None,
     rules: RuleSet = CLASSIC,
 ) -> Position:
-    """Validate a position (hands within one deck, a legal table play, a sane owner)."""
-    if len(hands) not in (2, 3):
-        raise RuleError(f"a position has 2 or 3 hands, got {len(hands)}")
+    """Validate a position (hands within the deck, a legal table play, a sane owner)."""
+    if not 2 <= len(hands) <= rules.players:
+        raise RuleError(
+            f"a position of the {rules.name} game has 2 to {rules.players} hands, got {len(hands)}"
+        )
     for i, h in enumerate(hands):
         check_hand(h, rules.deck, format_hand(h))
         if not any(h):

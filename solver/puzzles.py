@@ -28,7 +28,7 @@ from typing import Any
 from .cards import Hand, check_disjoint, check_hand, format_hand, parse_hand
 from .errors import InputFileError, LandlordError, WholeFileError
 from .position import PLAYER_NAMES, Position, make_position
-from .rules import CLASSIC, QUESTIONS, RuleSet
+from .rules import CLASSIC, QUESTIONS, RuleSet, check_question, rule_set
 from .scoring import History, check_bid, check_history_cards
 from .tomlfile import read_toml
 
@@ -44,6 +44,7 @@ KEYS = (
     "table",
     "history",
     "bid",
+    "rules",
 )
 HISTORY_KEYS = ("bombs", "peasants_played", "landlord_plays")
 
@@ -89,6 +90,7 @@ class Puzzle:
         and rules it was written for (a value is in units of the bid, so it stays)."""
         rules = self.rules.with_bans(bans)
         question = question or self.question
+        check_question(question, rules)
         bid = bid or self.bid
         if question == self.question and rules == self.rules:
             return self if bid == self.bid else replace(self, bid=bid)
@@ -189,21 +191,28 @@ def _puzzle(
         raise fail(
             "question", f"unknown question {question!r}: expected one of {', '.join(QUESTIONS)}"
         )
+    try:
+        game = rule_set(table.get("rules", "classic"))
+        check_question(question, game)
+    except LandlordError as e:
+        raise fail("rules", str(e)) from None
     if "landlord" not in table:
         raise InputFileError(f"{where} (line {start}): no 'landlord' hand")
-    landlord = _hand(table["landlord"], "landlord", fail)
+    landlord = _hand(table["landlord"], "landlord", fail, game)
     peasants_raw = table.get("peasants")
-    if not isinstance(peasants_raw, list) or len(peasants_raw) not in (1, 2):
+    most = game.players - 1
+    if not isinstance(peasants_raw, list) or not 1 <= len(peasants_raw) <= most:
+        counts = "one or two" if most == 2 else "one to three"
         raise fail(
             "peasants",
-            f"'peasants' must list one or two peasants' hands in turn order, got {peasants_raw!r}",
+            f"'peasants' must list {counts} peasants' hands in turn order, got {peasants_raw!r}",
         )
-    peasants = tuple(_hand(p, "peasants", fail) for p in peasants_raw)
+    peasants = tuple(_hand(p, "peasants", fail, game) for p in peasants_raw)
     bans = table.get("bans", [])
     if not isinstance(bans, list):
         raise fail("bans", f"'bans' must be a list of combination kinds, got {bans!r}")
     try:
-        rules = CLASSIC.with_bans(bans)
+        rules = game.with_bans(bans)
     except LandlordError as e:
         raise fail("bans", str(e)) from None
     try:
@@ -236,7 +245,7 @@ def _puzzle(
             raise fail(
                 "table", f'\'table\' must be {{ play = "55", by = "peasant1" }}, got {spec!r}'
             )
-        play = _hand(spec["play"], "table", fail)
+        play = _hand(spec["play"], "table", fail, game)
         by = _player(spec["by"], players, "table", fail)
     try:
         bid = check_bid(table.get("bid", 1))
@@ -304,12 +313,12 @@ def _player(value: Any, players: tuple[str, ...], key: str, fail: Any) -> int:
     return players.index(value)
 
 
-def _hand(value: Any, key: str, fail: Any) -> Hand:
+def _hand(value: Any, key: str, fail: Any, rules: RuleSet) -> Hand:
     if not isinstance(value, str):
         raise fail(key, f"a hand must be a string of cards, got {value!r}")
     try:
         hand = parse_hand(value)
-        check_hand(hand, CLASSIC.deck, value)
+        check_hand(hand, rules.deck, value)
     except LandlordError as e:
         raise fail(key, str(e)) from None
     if not any(hand) and key == "landlord":
@@ -324,6 +333,8 @@ def to_toml(puzzles: list[Puzzle]) -> str:
         out.append("[[puzzle]]")
         out.append(f"name = {_quote(p.name)}")
         out.append(f'question = "{p.question}"')
+        if p.rules.name != CLASSIC.name:
+            out.append(f'rules = "{p.rules.name}"')
         out.append(f'landlord = "{format_hand(p.landlord)}"')
         out.append("peasants = [" + ", ".join(f'"{format_hand(h)}"' for h in p.peasants) + "]")
         if p.to_move:

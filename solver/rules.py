@@ -1,4 +1,5 @@
-"""The rules of classic three-player Dou Dizhu, as the solver implements them.
+"""The rules of Dou Dizhu as the solver implements them: the classic three-player game
+and the four-player double-deck game, each a :class:`RuleSet`.
 
 Chain ranks are 3..A (indices 0..11): a 2 or a joker is never part of a chain.
 
@@ -26,28 +27,47 @@ kind  name            shape                                        notes
 
 Kickers are always of other ranks than the main part; single and pair kickers never mix.
 A play is compared by its *main rank* (the trio or quad rank, or the top rank of a chain)
-and, for chains, its *length* (number of links). A play beats the table when it is the
-same kind and length with a higher main rank; or it is a bomb over a non-bomb or a lower
-bomb; or it is the rocket. A quad + two is not a bomb: any bomb beats it.
+and its *length*: the number of links of a chain, the number of cards beyond three of a
+bomb (1 for four cards), and 1 otherwise. A play beats the table when it is the same kind
+and length with a higher main rank; or it is a bomb over a non-bomb, a shorter bomb or a
+lower one of its length; or it is the rocket. A quad + two is not a bomb: any bomb beats
+it.
+
+**The four-player game** (:data:`FOUR_PLAYER`) deals two decks (eight of each rank 3..2,
+two of each joker) 25 to each of four players and 8 to the landlord, who plays 33 cards
+against three peasants in partnership. Its differences:
+
+* a bomb is 4 to 8 cards of one rank; more cards beat fewer whatever the ranks, and
+  bombs of one size compare by rank;
+* the rocket is all four jokers (BBRR), and no other play holds all four;
+* BB and RR are pairs, ranked above 22 (BB below RR): as plays, and as the pair of a
+  trio + pair or plane + pairs (a plane's pairs never both BB and RR);
+* there is no trio + single, plane + singles or quad + two.
+
+Where the rules are silent, the solver reads: a bomb of five or more cards is one play
+(never split into a bomb and a kicker); kicker pairs are of distinct ranks, so four of a
+rank are never two of a plane's pairs; a trio's pair is never of the trio's rank (so
+``33333`` is a bomb, not a trio + pair); only bombs of six cards or more and the rocket
+double the stake; springs and anti-springs double it as in the classic game.
 
 A play's kind, main rank and length travel through the kernels as one integer, the
 *meta*: ``kind | rank << 4 | length << 8``.
 
 This module is plain Python (no kernels), so the command line can read it instantly.
-The rule set is an object passed down to every kernel (as a small integer array), so
-that variants, such as puzzles that ban some combinations, need no new kernels.
+The rule set is an object passed down to every kernel (as a small integer array, see
+:meth:`RuleSet.array`), so that variants need no new kernels.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
 
-from .cards import CLASSIC_DECK
+from .cards import CLASSIC_DECK, DOUBLE_DECK
 from .errors import RuleError
 
 PASS = 0
@@ -76,22 +96,52 @@ BANNABLE = (
 #: The questions a puzzle can ask: a spring, a forced win, the stake with best play.
 QUESTIONS = ("spring", "win", "stake")
 
-#: Layout of the rule array the kernels read (the deck is checked before, in Python).
-R_BANS, R_SIZE = 0, 1
+#: Layout of the rule array the kernels read: the kinds not played (bans and kinds the
+#: game lacks, one bit per kind), the largest bomb, and the jokers of each colour that
+#: make the rocket.
+R_BANS, R_BOMB_MAX, R_ROCKET, R_SIZE = 0, 1, 2, 3
+
+#: The kinds the four-player game does not have.
+NOT_IN_FOUR_PLAYER = frozenset({"trio+single", "plane+singles", "quad+singles", "quad+pairs"})
+
+
+#: The games the kernels serve, as the fields of a rule set without its bans: name,
+#: players, deck, deal, kitty, absent kinds, bomb sizes, rocket, stake bomb.
+_GAMES = {
+    "classic": ("classic", 3, CLASSIC_DECK, (17, 17, 17), 3, frozenset(), (4, 4), 1, 4),
+    "four-player": (
+        *("four-player", 4, DOUBLE_DECK, (25, 25, 25, 25), 8),
+        *(NOT_IN_FOUR_PLAYER, (4, 8), 2, 6),
+    ),
+}
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A rule set: the deck the hands come from and the combination kinds banned."""
+    """A rule set: the players, the deck and the deal, the kinds, bombs and rocket, and
+    the kinds banned. The kernels serve two games, :data:`CLASSIC` and
+    :data:`FOUR_PLAYER` (with any bans); any other combination is refused when made."""
 
+    name: str = "classic"
+    players: int = 3
     deck: tuple[int, ...] = CLASSIC_DECK
+    deal: tuple[int, ...] = (17, 17, 17)  # each seat's cards before the kitty
+    kitty: int = 3
+    absent: frozenset[str] = frozenset()  # kinds the game does not have
+    bomb_sizes: tuple[int, int] = (4, 4)  # the smallest and the largest bomb
+    rocket: int = 1  # jokers of each colour in the rocket
+    stake_bomb: int = 4  # the smallest bomb that doubles the stake
     bans: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
-        """Refuse what the kernels cannot serve, rather than search it wrongly: they know
-        one 54-card deck (four of each rank 3..2, one of each joker)."""
-        if tuple(self.deck) != CLASSIC_DECK:
-            raise RuleError(f"deck {self.deck!r}: the solver plays the classic 54-card deck only")
+        """Refuse what the kernels cannot serve, rather than search it wrongly."""
+        shape = (self.name, self.players, tuple(self.deck), tuple(self.deal), self.kitty)
+        shape += (frozenset(self.absent), tuple(self.bomb_sizes), self.rocket, self.stake_bomb)
+        if _GAMES.get(self.name) != shape:
+            raise RuleError(
+                f"rule set {self.name!r} with deck {self.deck!r}: the solver plays the "
+                f"games {', '.join(RULE_NAMES)} only"
+            )
         for b in self.bans:
             if b not in BANNABLE:
                 raise RuleError(f"cannot ban {b!r}: expected one of {', '.join(BANNABLE)}")
@@ -102,15 +152,41 @@ class RuleSet:
         for b in bans:
             if not isinstance(b, str):
                 raise RuleError(f"cannot ban {b!r}: expected one of {', '.join(BANNABLE)}")
-        return RuleSet(self.deck, self.bans | frozenset(bans))
+        return replace(self, bans=self.bans | frozenset(bans))
+
+    @property
+    def landlord_cards(self) -> int:
+        """The landlord's cards at the start: his deal and the kitty."""
+        return self.deal[0] + self.kitty
 
     def array(self) -> np.ndarray:
         """The rule set as the kernels read it."""
         import numpy as np  # here, so that reading the rules needs no numpy
 
         arr = np.zeros(R_SIZE, dtype=np.int64)
-        arr[R_BANS] = sum(1 << KIND_OF_NAME[b] for b in self.bans)
+        arr[R_BANS] = sum(1 << KIND_OF_NAME[b] for b in self.bans | self.absent)
+        arr[R_BOMB_MAX] = self.bomb_sizes[1]
+        arr[R_ROCKET] = self.rocket
         return arr
 
 
 CLASSIC = RuleSet()
+FOUR_PLAYER = RuleSet(*_GAMES["four-player"])
+
+#: The named rule sets, by the names ``--rules`` and puzzle files use.
+RULE_SETS = {r.name: r for r in (CLASSIC, FOUR_PLAYER)}
+RULE_NAMES = tuple(RULE_SETS)
+
+
+def rule_set(name: str) -> RuleSet:
+    """The rule set of a name; :class:`RuleError` naming the choices for another."""
+    if not isinstance(name, str) or name not in RULE_SETS:
+        raise RuleError(f"unknown rules {name!r}: expected one of {', '.join(RULE_NAMES)}")
+    return RULE_SETS[name]
+
+
+def check_question(question: str, rules: RuleSet) -> None:
+    """Refuse a question the rule set's kernels do not answer: the stake question is the
+    classic game's (the four-player game's stake rules are not searched)."""
+    if question == "stake" and rules.name != CLASSIC.name:
+        raise RuleError(f"the stake question is asked of the classic game only, not {rules.name}")

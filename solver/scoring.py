@@ -1,10 +1,11 @@
 """Scoring: what a hand is worth, and the stake of a line.
 
 A hand's stake is the bid, doubled once for every bomb and for the rocket played in it
-(by either side), once more for a spring (the landlord wins and no peasant played a
-card in the hand) and once for an anti-spring (the peasants win and the landlord made
-only one play, his opening lead). Each peasant pays the landlord the stake when he
-wins, and the landlord pays each peasant the stake when they win.
+(by either side; in the four-player game only bombs of six cards or more count), once
+more for a spring (the landlord wins and no peasant played a card in the hand) and once
+for an anti-spring (the peasants win and the landlord made only one play, his opening
+lead). Each peasant pays the landlord the stake when he wins, and the landlord pays
+each peasant the stake when they win.
 
 A position taken from the middle of a hand carries its :class:`History`: the doublings
 already played and what decides whether a spring or an anti-spring is still possible.
@@ -22,23 +23,25 @@ from typing import Any, Protocol
 
 from .errors import RuleError
 from .movegen import Move
+from .rules import CLASSIC, RuleSet
 
 BIDS = (1, 2, 3)
-ROCKET_CARDS = (0,) * 13 + (1, 1)
 
 
-def doubling(cards: Sequence[int]) -> str | None:
-    """``"bomb"`` or ``"rocket"`` when the cards of one play double the stake (classic
-    rules: every bomb, four of a rank alone, and the rocket, both jokers alone), else
-    None."""
-    if sum(cards) == 4 and 4 in cards:
+def doubling(cards: Sequence[int], rules: RuleSet = CLASSIC) -> str | None:
+    """``"bomb"`` or ``"rocket"`` when the cards of one play double the stake (a bomb of
+    the rule set's stake size or more, one rank alone; the rocket, its jokers alone),
+    else None."""
+    total = sum(cards)
+    if rules.stake_bomb <= total <= rules.bomb_sizes[1] and total in cards[:13]:
         return "bomb"
-    return "rocket" if tuple(cards) == ROCKET_CARDS else None
+    jokers = rules.rocket
+    return "rocket" if total == 2 * jokers and cards[13] == cards[14] == jokers else None
 
 
-def doubles(move: Move | None) -> bool:
+def doubles(move: Move | None, rules: RuleSet = CLASSIC) -> bool:
     """Whether playing ``move`` doubles the stake."""
-    return move is not None and doubling(move.cards) is not None
+    return move is not None and doubling(move.cards, rules) is not None
 
 
 class Played(Protocol):
@@ -58,12 +61,12 @@ class History:
     peasants_played: bool = False
     landlord_plays: int = 0
 
-    def after(self, player: int, move: Move | None) -> History:
+    def after(self, player: int, move: Move | None, rules: RuleSet = CLASSIC) -> History:
         """The history after ``player`` makes ``move`` (None: passes)."""
         if move is None:
             return self
         return History(
-            self.bombs + doubles(move),
+            self.bombs + doubles(move, rules),
             self.peasants_played or player != 0,
             self.landlord_plays + (player == 0),
         )
@@ -139,10 +142,12 @@ class Stake:
     points: int
 
     @classmethod
-    def of_spring(cls, plays: Sequence[Sequence[int]], bid: int = 1) -> Stake:
+    def of_spring(
+        cls, plays: Sequence[Sequence[int]], bid: int = 1, rules: RuleSet = CLASSIC
+    ) -> Stake:
         """The stake of a spring's plays (the landlord's, all of them), from their cards
         alone: the fast path of runs over many deals."""
-        kinds = [doubling(p) for p in plays]
+        kinds = [doubling(p, rules) for p in plays]
         bombs, rocket = kinds.count("bomb"), "rocket" in kinds
         multiplier = 2 ** (bombs + rocket + 1)
         return cls(bombs, rocket, True, False, multiplier, bid * multiplier)
@@ -180,7 +185,11 @@ class Stake:
 
 
 def line_stake(
-    line: Sequence[Played], hands: Sequence[Sequence[int]], history: History, bid: int = 1
+    line: Sequence[Played],
+    hands: Sequence[Sequence[int]],
+    history: History,
+    bid: int = 1,
+    rules: RuleSet = CLASSIC,
 ) -> Stake | None:
     """The stake of ``line`` played from a position with these hands and history, or
     None when the line stops before a player is out."""
@@ -189,8 +198,8 @@ def line_stake(
     for step in line:
         if step.move is None:
             continue
-        history = history.after(step.player, step.move)
-        kind = doubling(step.move.cards)
+        history = history.after(step.player, step.move, rules)
+        kind = doubling(step.move.cards, rules)
         bombs += kind == "bomb"
         rocket += kind == "rocket"
         left[step.player] -= sum(step.move.cards)

@@ -1,10 +1,11 @@
-"""Forced wins with all hands open: an AND/OR search over two- and three-player endgames.
+"""Forced wins with all hands open: an AND/OR search over endgames of two to four players
+(the landlord against one, two or three peasants).
 
 A position (:mod:`solver.position`) is the hands, who is to move, and the play on the
 table with its owner (or a free lead). The mover beats the table play or passes; on a
 free lead he must play. When the turn comes back to the owner of the table play,
 everyone else has passed and he leads freely. The first player out ends the game, and
-either peasant going out wins for both: the peasants cooperate perfectly.
+any peasant going out wins for all of them: the peasants cooperate perfectly.
 
 The kernel :func:`search` is a depth-first AND/OR search that returns whether the
 landlord's side wins, or meets a goal (:mod:`solver.goal`: a win with so many more
@@ -72,8 +73,10 @@ from .goal import (
 from .jit import kernel
 from .movegen import (
     ALL_KINDS,
+    BOMB_LENGTHS,
     MAX_MOVES,
     NONE,
+    OVERFLOW,
     TABLE_SIZE,
     Move,
     beats,
@@ -99,7 +102,19 @@ from .ordering import (
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
 from .rules import BOMB, ROCKET, RuleSet
 from .spring import W_MINR, W_THR, safe_minimum, spring_search, workspace
-from .table import GENERATIONS, GOAL_SHIFT, Key, fold, new_table, probe, store, table_key, wipe
+from .table import (
+    ENTRY_WORDS,
+    GENERATIONS,
+    GOAL_SHIFT,
+    WIDE_ENTRY_WORDS,
+    Key,
+    fold,
+    new_table,
+    probe,
+    store,
+    table_key,
+    wipe,
+)
 
 __all__ = [
     "DEFAULT_MEMORY_MB",
@@ -113,10 +128,10 @@ __all__ = [
     "make_position",
 ]
 
-#: A position inside the kernels: packed hands (``hand2`` is 0 with two players), the
+#: A position inside the kernels: packed hands (0 for the players a position lacks), the
 #: mover, the meta of the play to beat (0: a free lead) and its owner, and the goal of
 #: the landlord's side (:mod:`solver.goal`; 0: to win).
-Node = namedtuple("Node", "hand0 hand1 hand2 mover table owner goal")
+Node = namedtuple("Node", "hand0 hand1 hand2 mover table owner goal hand3")
 #: What every node of one search shares: the number of players, the rule set's array,
 #: the transposition table, the move arena, the scratch rows, the hand facts, the spring
 #: workspace, and the deadline (``time.perf_counter`` seconds).
@@ -129,10 +144,11 @@ X_STATS, X_MINR, X_ZERO, X_COUNTS, X_OTHER, X_BY_KEY, X_SPRING, X_ROWS = range(8
 C_NODES, C_HITS, C_TOP, C_ABORT, C_NODE_LIMIT, C_GENERATION = range(6)
 # The spring memo: the opponents' hands the table of unbeatable ranks was last made
 # for, and whether they can be sprung at all (safe_minimum's answer).
-M_OPPONENT_A, M_OPPONENT_B, M_SAFE = range(3)
+M_OPPONENT_A, M_OPPONENT_B, M_OPPONENT_C, M_SAFE = range(4)
 ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
-# What expanding a node can find instead of its moves.
-QUICK_WIN, QUICK_LOSS = -1, -2  # for the mover
+# What expanding a node can find instead of its moves: a quick result for the mover, or
+# more moves than the generator may write.
+QUICK_WIN, QUICK_LOSS, NO_ROOM = -1, -2, -3
 # Columns of a row of hand facts: a hand's best ranks (see best_ranks), then the hand, the
 # meta of the whole hand as one play (0: none) and the question the row was made for.
 F_HAND, F_WHOLE, F_GENERATION = TABLE_SIZE, TABLE_SIZE + 1, TABLE_SIZE + 2
@@ -212,6 +228,16 @@ def _interruptible() -> Iterator[None]:
 
 
 @kernel
+def _hand(node, player):
+    """The packed hand of a player of the node."""
+    if player == 0:
+        return node.hand0
+    if player == 1:
+        return node.hand1
+    return node.hand2 if player == 2 else node.hand3
+
+
+@kernel
 def _info(node):
     """The word of a node's key that is not hands: mover, table owner, table play, goal."""
     return (
@@ -225,7 +251,7 @@ def _info(node):
 @kernel
 def search_root(node, ctx):
     """:func:`search` from a node whose table key is still to be worked out."""
-    key = table_key(node.hand0, node.hand1, node.hand2, _info(node), ctx.tt.shape[0])
+    key = table_key(node.hand0, node.hand1, node.hand2, node.hand3, _info(node), ctx.tt.shape[0])
     return search(node, key, ctx)
 
 
@@ -263,15 +289,17 @@ def search(node, key, ctx):
     if base + 3 * MAX_MOVES + 1 > arena.shape[1]:
         stats[C_ABORT] = ABORT_ARENA
         return UNKNOWN
-    n, whole_next, whole_last = _expand(node, base, ctx)
+    n, whole_first, whole_second, whole_third = _expand(node, base, ctx)
+    if n == NO_ROOM:
+        stats[C_ABORT] = ABORT_ARENA
+        return UNKNOWN
     if n < 0:
         value = mine if n == QUICK_WIN else 1 - mine
         store(key, value, stats[C_NODES] - nodes + 1, ctx.tt, generation)
         return value
     stats[C_TOP] = base + 3 * n  # the moves, then their children's keys
     players = ctx.players
-    nxt = mover + 1 if mover + 1 < players else 0
-    hand = node.hand0 if mover == 0 else (node.hand1 if mover == 1 else node.hand2)
+    hand = _hand(node, mover)
     # a child the table already knows to be a win for the mover settles the node
     value = mine if _known_child(node, mine, base, n, ctx) == mine else 1 - mine
     for i in range(base, base + n if value != mine else base):
@@ -282,7 +310,8 @@ def search(node, key, ctx):
             continue
         child = _child(node, players, arena, i)
         if child.mover != mover:  # the next to move goes out at once? (no node needed)
-            whole = whole_next if child.mover == nxt else whole_last
+            steps = (child.mover - mover) % players
+            whole = whole_first if steps == 1 else (whole_second if steps == 2 else whole_third)
             if whole and (child.table == 0 or beats(whole, child.table)):
                 theirs = WIN if child.mover == 0 else LOSS
                 if out_value(child.goal, child.mover, whole) == theirs:  # his side's best
@@ -306,20 +335,24 @@ def _known_child(node, mine, base, n, ctx):
     """``mine`` if the table knows a move of the mover's to win for him, else UNKNOWN.
 
     Every child's table key goes to the arena above the moves (the key of the child of
-    move ``i`` in column ``i + n``, rows cards, metas and keys; its info word and its
-    bucket in column ``i + 2n``), for the search to pass on. They are worked out in
-    batches before the lookups, which then do not wait on each other."""
+    move ``i`` in column ``i + n``, rows cards, metas and keys; its info word, its
+    bucket and its fourth hand in column ``i + 2n``), for the search to pass on. They
+    are worked out in batches before the lookups, which then do not wait on each
+    other."""
     arena, tt = ctx.arena, ctx.tt
     generation = ctx.scratch[X_STATS, C_GENERATION]
     for start in range(base, base + n, BATCH):
         stop = min(start + BATCH, base + n)
         for i in range(start, stop):
             child = _child(node, ctx.players, arena, i)
-            key = table_key(child.hand0, child.hand1, child.hand2, _info(child), tt.shape[0])
+            key = table_key(
+                child.hand0, child.hand1, child.hand2, child.hand3, _info(child), tt.shape[0]
+            )
             j = i + n
             arena[A_CARDS, j], arena[A_METAS, j], arena[A_KEYS, j] = key.hand0, key.hand1, key.hand2
             arena[A_CARDS, j + n] = key.info
             arena[A_METAS, j + n] = key.bucket
+            arena[A_KEYS, j + n] = key.hand3
         for j in range(start + n, stop + n):
             if probe(_child_key(arena, j, n), tt, generation) == mine:
                 return mine
@@ -335,6 +368,7 @@ def _child_key(arena, j, n):
         arena[A_KEYS, j],
         arena[A_CARDS, j + n],
         arena[A_METAS, j + n],
+        arena[A_KEYS, j + n],
     )
 
 
@@ -348,7 +382,9 @@ def _child(node, players, arena, i):
     nxt = mover + 1 if mover + 1 < players else 0
     if play == 0:
         table = 0 if nxt == node.owner else node.table
-        return Node(node.hand0, node.hand1, node.hand2, nxt, table, node.owner, node.goal)
+        return Node(
+            node.hand0, node.hand1, node.hand2, nxt, table, node.owner, node.goal, node.hand3
+        )
     child_mover = nxt
     cannot = arena[A_KEYS, i]
     while cannot & 1 and child_mover != mover:
@@ -363,6 +399,7 @@ def _child(node, players, arena, i):
         child_table,
         mover,
         goal_after(node.goal, mover, arena[A_METAS, i]),
+        node.hand3 - play if mover == 3 else node.hand3,
     )
 
 
@@ -370,24 +407,25 @@ def _child(node, players, arena, i):
 def _expand(node, base, ctx):
     """Write the mover's moves, ordered, to the arena from ``base`` on; return how many
     (or QUICK_WIN / QUICK_LOSS when an exact quick check settles the node for the
-    mover), and the whole hands of the players after him as one play each (0: none).
+    mover, NO_ROOM when his moves do not fit), and the whole hands of the (up to three)
+    players after him as one play each (0: none).
 
     Kept apart from the recursive :func:`search`, so that the recursion stays small.
     """
-    h0, h1, h2 = node.hand0, node.hand1, node.hand2
+    h0, h1, h2, h3 = node.hand0, node.hand1, node.hand2, node.hand3
     mover, table, players = node.mover, node.table, ctx.players
     rules, arena, scratch, facts, ws = ctx.rules, ctx.arena, ctx.scratch, ctx.facts, ctx.ws
-    hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
+    hand = _hand(node, mover)
     generation = scratch[X_STATS, C_GENERATION]
     # 1. the whole hand in one play
     counts = scratch[X_COUNTS]
     busy = np.int64(-1)  # (a bare -1 would compile _facts_row once more for it)
-    whole = facts[_facts_row(hand, counts, rules, facts, generation, busy), F_WHOLE]
+    whole = facts[_facts_row(hand, counts, rules, facts, generation, busy, busy), F_WHOLE]
     _unpack(hand, counts)
     goal = node.goal
     mine = WIN if mover == 0 else LOSS
     if whole and (table == 0 or beats(whole, table)) and out_value(goal, mover, whole) == mine:
-        return QUICK_WIN, 0, 0
+        return QUICK_WIN, 0, 0, 0
     # 2. the moves
     if table == 0:
         minr = scratch[X_ZERO]
@@ -399,16 +437,25 @@ def _expand(node, base, ctx):
     n = gen_moves(counts, rules, minr, kinds, cards, metas, base)
     if table != 0:
         unmark_answers(table, minr)
-    # 3. the facts of every other player's hand (the second's never in the first's row)
-    first = mover + 1 if mover + 1 < players else 0  # the players after the mover
-    second = first + 1 if first + 1 < players else 0
-    hand_first = h0 if first == 0 else (h1 if first == 1 else h2)
-    row_first = _facts_row(hand_first, scratch[X_OTHER], rules, facts, generation, busy)
-    row_second = row_first
-    if players == 3:
-        hand_second = h0 if second == 0 else (h1 if second == 1 else h2)
-        row_second = _facts_row(hand_second, scratch[X_OTHER], rules, facts, generation, row_first)
+    if n == OVERFLOW:
+        return NO_ROOM, 0, 0, 0
+    # 3. the facts of every other player's hand, each in a row of its own
+    first = (mover + 1) % players  # the players after the mover
+    second = (mover + 2) % players
+    third = (mover + 3) % players
+    other = scratch[X_OTHER]
+    row_first = _facts_row(_hand(node, first), other, rules, facts, generation, busy, busy)
+    row_second = row_third = row_first
+    if players >= 3:
+        row_second = _facts_row(
+            _hand(node, second), other, rules, facts, generation, row_first, busy
+        )
+    if players == 4:
+        row_third = _facts_row(
+            _hand(node, third), other, rules, facts, generation, row_first, row_second
+        )
     whole_first, whole_second = facts[row_first, F_WHOLE], facts[row_second, F_WHOLE]
+    whole_third = facts[row_third, F_WHOLE]
     # 4. on a free lead, a spring against the opponents (the partner simply passes): a
     # win, when winning is enough; the table of unbeatable ranks is kept while the
     # opponents' hands are unchanged
@@ -416,18 +463,19 @@ def _expand(node, base, ctx):
     enough = wins_enough(goal, mover)
     spring_counts = spring_doubles(goal, mover)  # a spring is one doubling he needs
     if table == 0 and (enough or spring_counts or (one_card and needs_win(goal, mover))):
-        if mover == 0:  # against both peasants
-            row_a, row_b, key_a, key_b = row_first, row_second, h1, h2
+        if mover == 0:  # against every peasant
+            row_a, row_b, row_c, key_a, key_b, key_c = row_first, row_second, row_third, h1, h2, h3
         else:  # against the landlord
-            row_a = row_first if first == 0 else row_second
-            row_b, key_a, key_b = row_a, h0, h0
+            row_a = row_first if first == 0 else (row_second if second == 0 else row_third)
+            row_b, row_c, key_a, key_b, key_c = row_a, row_a, h0, h0, h0
         memo = scratch[X_SPRING]
-        if memo[M_OPPONENT_A] != key_a or memo[M_OPPONENT_B] != key_b:
-            memo[M_OPPONENT_A], memo[M_OPPONENT_B] = key_a, key_b
+        opponents_changed = memo[M_OPPONENT_A] != key_a or memo[M_OPPONENT_B] != key_b
+        if opponents_changed or memo[M_OPPONENT_C] != key_c:
+            memo[M_OPPONENT_A], memo[M_OPPONENT_B], memo[M_OPPONENT_C] = key_a, key_b, key_c
             thr = ws[W_THR]
-            one, two = facts[row_a], facts[row_b]
+            one, two, three = facts[row_a], facts[row_b], facts[row_c]
             for i in range(TABLE_SIZE):
-                thr[i] = max(one[i], two[i])
+                thr[i] = max(one[i], two[i], three[i])
             memo[M_SAFE] = safe_minimum(thr, ws[W_MINR])
         sprung = clean = False  # clean: no opponent ever plays
         if memo[M_SAFE]:
@@ -435,40 +483,42 @@ def _expand(node, base, ctx):
             if not sprung:
                 sprung = _spring_after_taking_back(hand, node, players, n, base, ctx)
         if sprung and enough:
-            return QUICK_WIN, 0, 0
+            return QUICK_WIN, 0, 0, 0
         if spring_counts:
             decided = spring_decides(goal, clean, h0, h1, h2)
             if decided != UNKNOWN:
-                return QUICK_WIN if decided == WIN else QUICK_LOSS, 0, 0
+                return QUICK_WIN if decided == WIN else QUICK_LOSS, 0, 0, 0
         if one_card and not sprung and needs_win(goal, mover):
             # one card left to the opponent: he goes out on any play he can beat, so the
             # spring just tried was the mover's only way to win, and his side must win
-            return QUICK_LOSS, 0, 0
+            return QUICK_LOSS, 0, 0, 0
     if table != 0:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0
         n += 1
     # 5. who after the mover cannot answer each play (bit k: the k-th player after him):
     # such a player must pass, and the search skips him
-    best_first, best_second = facts[row_first], facts[row_second]
+    best_first, best_second, best_third = facts[row_first], facts[row_second], facts[row_third]
     for i in range(base, base + n):
         m = metas[i]
         cannot = 0
         if m != 0:
             cannot = 0 if _answerable(best_first, m) else 1
-            if players == 3 and not _answerable(best_second, m):
+            if players >= 3 and not _answerable(best_second, m):
                 cannot |= 2
+            if players == 4 and not _answerable(best_third, m):
+                cannot |= 4
         arena[A_KEYS, i] = cannot
     # 6. ordered
     partner_owns = table != 0 and mover != 0 and node.owner != 0
     # the mover's opponents among the players after him, as bits like ``cannot``'s
     opponents = (1 << (players - 1)) - 1 if mover == 0 else 1 << (players - 1 - mover)
-    rank_by_rest = table == 0 and size_of(h0 + h1 + h2) >= RANK_BY_REST_FROM
+    rank_by_rest = table == 0 and size_of(h0 + h1 + h2 + h3) >= RANK_BY_REST_FROM
     free, has_pass, by_key = table == 0, table != 0, scratch[X_BY_KEY]
     order_moves(base, n, hand, rank_by_rest, free, has_pass, partner_owns, opponents, arena, by_key)
     if bombs_first(goal, mover):
         doublings_first(base, n, arena)
-    return n, whole_first, whole_second
+    return n, whole_first, whole_second, whole_third
 
 
 @kernel
@@ -487,8 +537,10 @@ def _spring_after_taking_back(hand, node, players, n, base, ctx):
         return False
     if node.mover == 0:
         fewest = size_of(node.hand1)
-        if players == 3:
+        if players >= 3:
             fewest = min(fewest, size_of(node.hand2))
+        if players == 4:
+            fewest = min(fewest, size_of(node.hand3))
     else:
         fewest = size_of(node.hand0)
     for width in range(1, 3):
@@ -514,17 +566,19 @@ def _spring_after_taking_back(hand, node, players, n, base, ctx):
 
 
 @kernel
-def _facts_row(hand, counts, rules, facts, generation, busy):
+def _facts_row(hand, counts, rules, facts, generation, busy, also_busy):
     """The row of ``facts`` that holds the facts of ``hand`` for this question, made now
-    (with ``counts`` as scratch) if it was not there; never row ``busy``.
+    (with ``counts`` as scratch) if it was not there; never row ``busy`` or ``also_busy``.
 
     Hands come back again and again in a search (a player's hand is unchanged while the
     others play), so most of them are found here rather than worked out."""
     row = (fold(hand) * 0x2545F491 >> 20) & (facts.shape[0] - 1)
     if facts[row, F_HAND] == hand and facts[row, F_GENERATION] == generation:
         return row
-    if row == busy:
+    if row == busy or row == also_busy:
         row ^= 1
+        if row == busy or row == also_busy:
+            row ^= 3
         if facts[row, F_HAND] == hand and facts[row, F_GENERATION] == generation:
             return row
     _unpack(hand, counts)
@@ -546,8 +600,12 @@ def _answerable(thr, meta):
         return False
     if thr[ROCKET * 16 + 1] >= 0:
         return True
-    if kind == BOMB:
-        return thr[BOMB * 16 + 1] > rank
+    if kind == BOMB:  # a longer bomb, or a higher one of its length
+        length = meta >> 8
+        for longer in range(length + 1, BOMB_LENGTHS + 1):
+            if thr[BOMB * 16 + longer] >= 0:
+                return True
+        return thr[BOMB * 16 + length] > rank
     return thr[BOMB * 16 + 1] >= 0 or thr[kind * 16 + (meta >> 8)] > rank
 
 
@@ -570,6 +628,7 @@ class Searcher:
         time_limit: float | None = None,
         node_limit: int | None = None,
     ) -> None:
+        self.memory_mb = memory_mb
         self.buffers = Buffers(memory_mb)
         _deadline_passed(0.0)  # its first call sets up object mode (about 40 ms): not mid-search
         self.time_limit = time_limit
@@ -586,6 +645,9 @@ class Searcher:
         Entries carry the number of their question; the table is wiped only when the
         numbers run out."""
         self._generation += 1
+        words = WIDE_ENTRY_WORDS if rules.players == 4 else ENTRY_WORDS
+        if self.buffers.table.shape[1] != words:  # four hands need a wider entry
+            self.buffers.table = new_table(self.memory_mb, words)
         if self._generation > GENERATIONS:
             wipe(self.buffers.table)
             self.buffers.facts[:, F_GENERATION] = 0
@@ -617,7 +679,7 @@ class Searcher:
         if self.node_limit and stats[C_NODE_LIMIT] == 0:
             self.stats.aborted = "node limit"
             return UNKNOWN
-        h = [pack(x) for x in pos.hands] + [0] * (3 - pos.players)
+        h = [pack(x) for x in pos.hands] + [0] * (4 - pos.players)
         node = Node(
             h[0],
             h[1],
@@ -626,6 +688,7 @@ class Searcher:
             pos.table.meta if pos.table else 0,
             pos.owner if pos.owner is not None else 0,
             goal,
+            h[3],
         )
         ctx = self.buffers.context(pos.players, pos.rules.array(), self._deadline)
         with _interruptible():

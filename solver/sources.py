@@ -23,6 +23,7 @@ from .contest import declared_cases
 from .deals import Deal, load_deals
 from .errors import InputFileError, WholeFileError
 from .puzzles import Puzzle, load_text
+from .rules import CLASSIC, RuleSet
 from .tomlfile import read_toml
 
 STDIN = "<stdin>"
@@ -61,7 +62,9 @@ class Source:
             yield file
 
 
-def read_sources(inputs: list[str], stdin: IO[bytes], anchor: Path) -> list[Source]:
+def read_sources(
+    inputs: list[str], stdin: IO[bytes], anchor: Path, rules: RuleSet = CLASSIC
+) -> list[Source]:
     """The sources named: files, folders (their ``*.toml`` and ``*.in`` files), ``-``.
 
     A ``.toml`` file is a deal file when it holds ``[[deal]]`` tables, else a puzzle
@@ -76,14 +79,14 @@ def read_sources(inputs: list[str], stdin: IO[bytes], anchor: Path) -> list[Sour
         if name == "-":
             if STDIN not in seen:
                 seen.add(STDIN)
-                out.append(_piped(STDIN, stdin))
+                out.append(_piped(STDIN, stdin, rules))
             continue
         try:
             for f in _files(name):
                 item = id_path(f, anchor)
                 if item not in seen:  # named twice (or a file and its folder): solved once
                     seen.add(item)
-                    out.append(_source(f, item))
+                    out.append(_source(f, item, rules))
         except (OSError, RuntimeError) as e:  # a name too long, a loop of links
             reason = getattr(e, "strerror", None) or e
             raise InputFileError(f"{name}: cannot read: {reason}") from None
@@ -118,18 +121,18 @@ def id_path(name: str, anchor: Path) -> str:
         return str(full)
 
 
-def _source(name: str, item: str) -> Source:
+def _source(name: str, item: str, rules: RuleSet) -> Source:
     """A named input: a puzzle or deal file, a contest file, or a pipe."""
     if not os.path.isfile(name):
         with open(name, "rb") as stream:
-            return _piped(item, stream)
+            return _piped(item, stream, rules)
     if name.endswith(".toml"):
         path = Path(name)
         try:
             raw = path.read_bytes()
         except OSError as e:
             return Source(item, error=f"{path}: cannot read: {e.strerror or e}")
-        return replace(_toml_source(item, raw, str(path), path.stem), path=name)
+        return replace(_toml_source(item, raw, str(path), path.stem, rules), path=name)
     try:
         with open(name, "rb") as file:
             declared = declared_cases(file, item)
@@ -140,7 +143,7 @@ def _source(name: str, item: str) -> Source:
     return Source(item, path=name, total=declared)
 
 
-def _piped(item: str, stream: IO[bytes]) -> Source:
+def _piped(item: str, stream: IO[bytes], rules: RuleSet) -> Source:
     """An input read from a pipe: a contest input (a digit first, or nothing at all), or
     a puzzle or deal file. What is read while looking for the first character is
     spooled, so that any amount of leading whitespace is fine."""
@@ -156,7 +159,7 @@ def _piped(item: str, stream: IO[bytes]) -> Source:
         spool.seek(0)
         text = spool.read() + stream.read()
         spool.close()
-        return _toml_source(item, text, item, "stdin")
+        return _toml_source(item, text, item, "stdin", rules)
     shutil.copyfileobj(stream, spool)
     spool.seek(0)
     try:
@@ -167,11 +170,11 @@ def _piped(item: str, stream: IO[bytes]) -> Source:
     return Source(item, spool=spool, total=declared)
 
 
-def _toml_source(item: str, raw: bytes, source: str, stem: str) -> Source:
+def _toml_source(item: str, raw: bytes, source: str, stem: str, rules: RuleSet) -> Source:
     """A TOML input, ``source`` in messages: its deals if it is a deal file, else its
     puzzles (a file that is not TOML is reported as a puzzle file would be)."""
     if is_deal_file(raw):
-        deals = load_deals(raw, source)
+        deals = load_deals(raw, source, rules)
         if len(deals) == 1 and isinstance(deals[0], WholeFileError):
             return Source(item, error=str(deals[0]))
         return Source(item, open_deals=deals, total=len(deals))

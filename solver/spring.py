@@ -6,7 +6,7 @@ landlord's hand into plays that no peasant can beat, plus at most one last play 
 may be beatable.
 
 The kernel first asks which shapes the peasants can beat at all (one table of best
-ranks for both hands: :func:`solver.movegen.best_ranks`), generates every play of the
+ranks for all their hands: :func:`solver.movegen.best_ranks`), generates every play of the
 landlord's hand and marks the unbeatable ones, then searches depth first, with an
 explicit stack, covering the lowest remaining rank at each step: it goes either into an
 unbeatable play or into the one last play, which may be beatable. The plays are grouped
@@ -21,11 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import NUM_RANKS, Hand, check_disjoint, check_hand, format_hand, unpack
+from .errors import RuleError
 from .jit import kernel
 from .movegen import (
     ALL_KINDS,
+    BOMB_LENGTHS,
     MAX_MOVES,
     NONE,
+    OVERFLOW,
     TABLE_SIZE,
     Move,
     as_play,
@@ -127,9 +130,14 @@ def safe_minimum(thr, minr):
     if thr[ROCKET * 16 + 1] >= 0:  # a rocket beats everything
         minr[:TABLE_SIZE] = NONE
         return False
-    if thr[BOMB * 16 + 1] >= 0:  # a bomb beats every non-bomb
+    if thr[BOMB * 16 + 1] >= 0:  # a bomb beats every non-bomb and every shorter bomb
         minr[:TABLE_SIZE] = NONE
-        minr[BOMB * 16 + 1] = thr[BOMB * 16 + 1]
+        longest = BOMB_LENGTHS
+        while thr[BOMB * 16 + longest] < 0:
+            longest -= 1
+        minr[BOMB * 16 + longest] = thr[BOMB * 16 + longest]
+        for length in range(longest + 1, BOMB_LENGTHS + 1):
+            minr[BOMB * 16 + length] = 0
         minr[ROCKET * 16 + 1] = 0
     else:
         for i in range(TABLE_SIZE):
@@ -138,11 +146,14 @@ def safe_minimum(thr, minr):
 
 
 @kernel
-def spring_kernel(land, p1, p2, rules, ws):
-    """Solve one deal; write the witness (packed plays) to ``ws[W_LINE]``; return its length.
+def spring_kernel(deal, rules, ws):
+    """Solve one deal (rows: the landlord's hand, then each peasant's); write the witness
+    (packed plays) to ``ws[W_LINE]``; return its length.
 
-    A length of 0 means no spring.
+    A length of 0 means no spring; OVERFLOW, a landlord's hand with more plays than the
+    generator writes (never a hand within the deck: the whole double deck has 7,964).
     """
+    land = deal[0]
     line = ws[W_LINE]
     packed = np.int64(0)  # not a bare 0, which would compile the callees once more
     for r in range(NUM_RANKS):
@@ -150,22 +161,25 @@ def spring_kernel(land, p1, p2, rules, ws):
     if classify(land, rules):
         line[0] = packed
         return 1
-    if not unbeatable_table(p1, p2, rules, ws):
+    if not unbeatable_table(deal, rules, ws):
         return 0
     cards, meta = ws[W_CARDS], ws[W_META]
     zero = np.int64(0)
     n = gen_moves(land, rules, ws[W_ZERO], np.int64(ALL_KINDS), cards, meta, zero)
+    if n == OVERFLOW:
+        return OVERFLOW
     return spring_search(packed, n, cards, meta, zero, ws)
 
 
 @kernel
-def unbeatable_table(p1, p2, rules, ws):
-    """Set ``ws[W_MINR]`` to the lowest unbeatable rank of every shape against both
-    peasants; False when nothing at all is unbeatable (a peasant holds the rocket)."""
+def unbeatable_table(deal, rules, ws):
+    """Set ``ws[W_MINR]`` to the lowest unbeatable rank of every shape against every
+    peasant (the rows of ``deal`` after the first); False when nothing at all is
+    unbeatable (a peasant holds the rocket)."""
     thr = ws[W_THR]
     thr[:TABLE_SIZE] = -1
-    best_ranks(p1, rules, thr)
-    best_ranks(p2, rules, thr)
+    for p in range(1, deal.shape[0]):
+        best_ranks(deal[p], rules, thr)
     return safe_minimum(thr, ws[W_MINR])
 
 
@@ -253,9 +267,10 @@ def _write_line(depth, stack_play, line):
 
 @kernel
 def spring_batch(hands, rules, answers, ws):
-    """Answer many deals (``hands[k] = landlord, peasant 1, peasant 2``) into ``answers``."""
+    """Answer many deals (``hands[k]``: the landlord's hand, then each peasant's) into
+    ``answers``."""
     for k in range(hands.shape[0]):
-        answers[k] = spring_kernel(hands[k, 0], hands[k, 1], hands[k, 2], rules, ws) > 0
+        answers[k] = spring_kernel(hands[k], rules, ws) > 0
 
 
 @dataclass(frozen=True)
@@ -272,14 +287,19 @@ class SpringResult:
 
 def solve_spring(
     landlord: Hand,
-    peasants: tuple[Hand, Hand],
+    peasants: tuple[Hand, ...],
     rules: RuleSet = CLASSIC,
     ws: np.ndarray | None = None,
 ) -> SpringResult:
-    """Answer the spring question for validated hands; a yes carries its witness line.
+    """Answer the spring question (the landlord against one peasant or more, up to the
+    game's players); a yes carries its witness line.
 
     The last play of the line is the only one a peasant may be able to beat.
     """
+    if not 1 <= len(peasants) < rules.players:
+        raise RuleError(
+            f"the {rules.name} game has 1 to {rules.players - 1} peasants, got {len(peasants)}"
+        )
     for h in (landlord, *peasants):
         check_hand(h, rules.deck, format_hand(h))
     check_disjoint((landlord, *peasants), rules.deck)
@@ -289,15 +309,18 @@ def solve_spring(
 
 
 def spring_line(deal: np.ndarray, rules: np.ndarray, ws: np.ndarray) -> list[Hand]:
-    """The witness line of a validated deal (int64 rows: landlord, peasant 1, peasant 2),
-    one rank-count vector per play; empty when there is no spring. ``rules`` is
-    :meth:`RuleSet.array`: the fast path for callers that solve many deals."""
-    n = spring_kernel(deal[0], deal[1], deal[2], rules, ws)
+    """The witness line of a validated deal (int64 rows: the landlord, then each
+    peasant), one rank-count vector per play; empty when there is no spring. ``rules``
+    is :meth:`RuleSet.array`: the fast path for callers that solve many deals."""
+    n = spring_kernel(deal, rules, ws)
+    if n == OVERFLOW:
+        raise RuleError(f"hand {format_hand(deal[0])!r} has more plays than the solver holds")
     return [unpack(int(p)) for p in ws[W_LINE, :n]]
 
 
 def solve_many(hands: np.ndarray, rules: RuleSet = CLASSIC) -> np.ndarray:
-    """Answer an array of validated deals, shape ``(T, 3, 15)``: one boolean per deal."""
+    """Answer an array of validated deals, shape ``(T, players, 15)``: one boolean per
+    deal."""
     answers = np.zeros(len(hands), np.bool_)
     spring_batch(np.ascontiguousarray(hands, np.int64), rules.array(), answers, workspace())
     return answers

@@ -22,6 +22,7 @@ from typing import Any
 from .endgame import MAX_LINE_PLIES, Step, describe, line_record
 from .goal import goal_for
 from .movegen import Move
+from .rules import check_question
 from .scoring import History, Stake, line_stake
 from .search import LOSS, UNKNOWN, WIN, Position, Searcher, SearchStats
 
@@ -105,7 +106,7 @@ class Walker:
         of it away, UNKNOWN when a limit stopped the search."""
         landlord = pos.to_move == 0
         threshold = score if landlord else next_score(score)
-        v = self.holds(pos.after(move), history.after(pos.to_move, move), threshold)
+        v = self.holds(pos.after(move), history.after(pos.to_move, move, pos.rules), threshold)
         if v == UNKNOWN:
             return UNKNOWN
         return WIN if v == (WIN if landlord else LOSS) else LOSS
@@ -130,7 +131,7 @@ class Walker:
             if not found:
                 break
             line.append(Step(pos.to_move, choice))
-            history = history.after(pos.to_move, choice)
+            history = history.after(pos.to_move, choice, pos.rules)
             pos = pos.after(choice)
         return line
 
@@ -138,6 +139,7 @@ class Walker:
 def stake_score(searcher: Searcher, pos: Position, history: History) -> int | None:
     """The score of a position with its history alone (no line), or None when a limit
     stopped a search: what the benchmarks time."""
+    check_question("stake", pos.rules)
     searcher.start(pos.rules)
     return Walker(searcher).score(pos, history)
 
@@ -152,6 +154,7 @@ def solve_stake(
 ) -> StakeResult:
     """The value of a position with its history; ``all_moves`` adds every first move
     with its value (and, with ``lines``, the line that follows it)."""
+    check_question("stake", pos.rules)
     searcher.start(pos.rules)
     walk = Walker(searcher)
     score = walk.score(pos, history)
@@ -159,7 +162,7 @@ def solve_stake(
     if all_moves:
         result.first_moves = []
         for m in searcher.moves(pos):
-            child, after = pos.after(m), history.after(pos.to_move, m)
+            child, after = pos.after(m), history.after(pos.to_move, m, pos.rules)
             s = walk.score(child, after)
             follow = walk.line(child, after, s) if lines and s is not None else []
             result.first_moves.append((Step(pos.to_move, m), s, follow))
@@ -168,7 +171,7 @@ def solve_stake(
             result.score = score = max(known) if pos.to_move == 0 else min(known)
     if score is not None:
         result.line = walk.line(pos, history, score)
-        result.stake = line_stake(result.line, pos.hands, history, bid)
+        result.stake = line_stake(result.line, pos.hands, history, bid, pos.rules)
     result.stats = searcher.stats
     return result
 

@@ -1,9 +1,10 @@
 """The transposition table of the forced-win search, and the keys it files positions under.
 
 The table is a fixed array of buckets of :data:`BUCKET` entries. An entry is four int64
-words: the key's three hand words and its info word, laid out as below. A key is the
-whole position (three packed hands, mover, owner, table play) in a canonical form that
-positions of the same value share (:func:`table_key`), so a hit is never a collision.
+words: the key's three hand words and its info word, laid out as below; a table for
+four hands has a fifth word, the fourth hand's. A key is the whole position (the packed
+hands, mover, owner, table play) in a canonical form that positions of the same value
+share (:func:`table_key`), so a hit is never a collision.
 Entries carry the number of their question, so that a new question starts from an
 empty table without wiping it; in a full bucket the entry that cost the fewest nodes
 to find is replaced.
@@ -21,9 +22,9 @@ from .movegen import size_of
 from .position import UNKNOWN
 
 # The words of an entry.
-E_HAND0, E_HAND1, E_HAND2, E_INFO = range(4)
-ENTRY_WORDS = 4
-ENTRY_BYTES = 8 * ENTRY_WORDS
+E_HAND0, E_HAND1, E_HAND2, E_INFO, E_HAND3 = range(5)
+ENTRY_WORDS = 4  # the words of an entry for up to three hands
+WIDE_ENTRY_WORDS = 5  # for four
 BUCKET = 4
 # The info word: the key's info (mover, table owner, table play; then which of its
 # places lie in chain runs, see table_key; then the goal, see solver.goal), then the
@@ -43,8 +44,9 @@ GENERATION_MASK = (1 << GENERATION_BITS) - 1
 GENERATIONS = GENERATION_MASK
 FEW_CARDS = 16  # keys of positions this small go to the table's first quarter
 
-#: A position's key: its three hand words and info word, and the first entry of its bucket.
-Key = namedtuple("Key", "hand0 hand1 hand2 info bucket")
+#: A position's key: its hand words and info word, and the first entry of its bucket
+#: (``hand3`` is 0 for fewer than four hands).
+Key = namedtuple("Key", "hand0 hand1 hand2 info bucket hand3")
 
 RANK_BITS = 0x111111111111  # the lowest bit of each rank field 3..A (the ranks of chains)
 CHAIN_RANKS = (1 << 48) - 1  # the fields of ranks 3..A
@@ -53,13 +55,14 @@ ALL_RANKS = (1 << 52) - 1  # the fields of ranks 3..2
 RANK_BITS13 = 0x1111111111111  # the lowest bit of each rank field 3..2
 
 
-def new_table(memory_mb: float) -> np.ndarray:
-    """The largest table of a power-of-two number of entries within ``memory_mb`` (at
-    least one bucket), written now so that no question pays for the first touch."""
+def new_table(memory_mb: float, words: int = ENTRY_WORDS) -> np.ndarray:
+    """The largest table of a power-of-two number of entries of ``words`` words within
+    ``memory_mb`` (at least one bucket), written now so that no question pays for the
+    first touch."""
     entries = BUCKET
-    while entries * 2 * ENTRY_BYTES <= memory_mb * 2**20:
+    while entries * 2 * 8 * words <= memory_mb * 2**20:
         entries *= 2
-    return np.full((entries, ENTRY_WORDS), 0, np.int64)  # np.zeros would leave pages untouched
+    return np.full((entries, words), 0, np.int64)  # np.zeros would leave pages untouched
 
 
 @kernel
@@ -69,7 +72,7 @@ def fold(x):
 
 
 @kernel
-def _bucket_of(h0, h1, h2, info, cards, entries):
+def _bucket_of(h0, h1, h2, h3, info, cards, entries):
     """The first entry of a key's bucket.
 
     Positions of at most :data:`FEW_CARDS` cards, the bulk of every search and cheap to
@@ -80,13 +83,15 @@ def _bucket_of(h0, h1, h2, info, cards, entries):
     mixed = (
         fold(h0) * 0x2545F491 + fold(h1) * 0x3C6EF372 + fold(h2) * 0x1B873593 + info * 0x27D4EB2F
     )
+    if h3:
+        mixed += fold(h3) * 0x165667B1
     if cards <= FEW_CARDS:
         entries >>= 2
     return ((mixed >> 13) & (entries - 1)) & ~(BUCKET - 1)
 
 
 @kernel
-def table_key(h0, h1, h2, info, entries):
+def table_key(h0, h1, h2, h3, info, entries):
     """The :class:`Key` of a position (``info``: mover | owner << 2 | table play << 4 |
     goal << GOAL_SHIFT).
 
@@ -102,11 +107,11 @@ def table_key(h0, h1, h2, info, entries):
     same value. (Measured on random positions of 16-44 cards: half the nodes of a key
     that only squeezes out the ranks nobody holds.)
     """
-    zone = _chain_ranks(h0) | _chain_ranks(h1) | _chain_ranks(h2)
+    zone = _chain_ranks(h0) | _chain_ranks(h1) | _chain_ranks(h2) | _chain_ranks(h3)
     table = (info & TABLE_PLAY_BITS) >> 4
     t = (table >> 4) & 15 if table else 15
-    held = (h0 | h1 | h2) & ALL_RANKS
-    points = (held | (held >> 1) | (held >> 2)) & RANK_BITS13  # counts are at most 4
+    held = (h0 | h1 | h2 | h3) & ALL_RANKS
+    points = (held | (held >> 1) | (held >> 2) | (held >> 3)) & RANK_BITS13
     below_top = points & RANK_BITS  # the fields up to the highest chain rank held
     below_top |= below_top >> 4
     below_top |= below_top >> 8
@@ -118,6 +123,7 @@ def table_key(h0, h1, h2, info, entries):
     low = points & RANK_BITS
     kept = _gather(low)
     x0, x1, x2, z = h0 & CHAIN_RANKS, h1 & CHAIN_RANKS, h2 & CHAIN_RANKS, zone
+    x3 = h3 & CHAIN_RANKS
     for step in range(4):
         fields = SQUEEZE[kept, step]
         shift = 4 << step
@@ -126,29 +132,35 @@ def table_key(h0, h1, h2, info, entries):
         x1 = (x1 ^ t1) | (t1 >> shift)
         x2 = (x2 ^ t2) | (t2 >> shift)
         z = (z ^ tz) | (tz >> shift)
+        if h3:
+            t3 = x3 & fields
+            x3 = (x3 ^ t3) | (t3 >> shift)
     if points >> (4 * TWO):  # the 2s go right after the ranks below them
         at = 4 * (((low * RANK_BITS) >> 44) & 15)
         x0 |= ((h0 >> (4 * TWO)) & 15) << at
         x1 |= ((h1 >> (4 * TWO)) & 15) << at
         x2 |= ((h2 >> (4 * TWO)) & 15) << at
+        x3 |= ((h3 >> (4 * TWO)) & 15) << at
     k0 = x0 | (h0 >> 52) << 52
     k1 = x1 | (h1 >> 52) << 52
     k2 = x2 | (h2 >> 52) << 52
+    k3 = x3 | (h3 >> 52) << 52
     if t <= TWO:
         below = points & ((1 << (4 * t)) - 1)  # fields 0..11 only
         place = ((below * RANK_BITS) >> 44) & 15
         info = (info & ~TABLE_PLAY_BITS) | ((table & ~0xF0) | place << 4) << 4
     k = info | _gather(z) << ZONE_SHIFT
-    return Key(k0, k1, k2, k, _bucket_of(k0, k1, k2, k, size_of(h0 + h1 + h2), entries))
+    bucket = _bucket_of(k0, k1, k2, k3, k, size_of(h0 + h1 + h2 + h3), entries)
+    return Key(k0, k1, k2, k, bucket, k3)
 
 
 @kernel
 def _chain_ranks(h):
     """The ranks 3..A (one bit a field) of every chain the hand could ever form: its
     runs of five or more singles, three or more pairs, two or more trios."""
-    m1 = (h | (h >> 1) | (h >> 2)) & RANK_BITS
-    m2 = ((h >> 1) | (h >> 2)) & RANK_BITS
-    m3 = ((h >> 2) | ((h >> 1) & h)) & RANK_BITS
+    m1 = (h | (h >> 1) | (h >> 2) | (h >> 3)) & RANK_BITS  # counts 1..8
+    m2 = ((h >> 1) | (h >> 2) | (h >> 3)) & RANK_BITS  # 2..8
+    m3 = ((h >> 2) | (h >> 3) | ((h >> 1) & h)) & RANK_BITS  # 3..8
     w1 = m1 & (m1 >> 4) & (m1 >> 8) & (m1 >> 12) & (m1 >> 16)  # where a run of 5 starts
     w2 = m2 & (m2 >> 4) & (m2 >> 8)
     w3 = m3 & (m3 >> 4)
@@ -197,7 +209,8 @@ def probe(key, tt, generation):
         e = tt[slot, E_INFO]
         if e & mask == wanted and tt[slot, E_HAND0] == key.hand0:
             if tt[slot, E_HAND1] == key.hand1 and tt[slot, E_HAND2] == key.hand2:
-                return (e >> VALUE_SHIFT) & 1
+                if tt.shape[1] == ENTRY_WORDS or tt[slot, E_HAND3] == key.hand3:
+                    return (e >> VALUE_SHIFT) & 1
     return UNKNOWN
 
 
@@ -218,6 +231,8 @@ def store(key, value, work, tt, generation):
         if tt[slot, E_INFO] >> WEIGHT_SHIFT < tt[victim, E_INFO] >> WEIGHT_SHIFT:
             victim = slot
     tt[victim, E_HAND0], tt[victim, E_HAND1], tt[victim, E_HAND2] = key.hand0, key.hand1, key.hand2
+    if tt.shape[1] > ENTRY_WORDS:
+        tt[victim, E_HAND3] = key.hand3
     tt[victim, E_INFO] = (
         key.info | value << VALUE_SHIFT | generation << GENERATION_SHIFT | weight << WEIGHT_SHIFT
     )

@@ -91,7 +91,7 @@ def deal_text(count=2, seed=7):
         (lambda t: t.replace("2\n", "1\n", 1), "line 5", "after the 1 case the file declares"),
         (lambda t: t + "junk\n", "line 8", "unexpected 'junk'"),
         (lambda t: _move_card(t), "case 1, line 2", "has 19 cards, expected 20"),
-        (lambda t: _swap_card(t), "case 1, line 2", "the three hands hold 5 x"),
+        (lambda t: _swap_card(t), "case 1, line 2", "the hands hold 5 x"),
     ],
 )
 def test_validate_names_the_first_violation(tmp_path, mutate, where, what):

@@ -5,6 +5,7 @@ Counts follow RULES.md (the docstring of solver/rules.py states the same rules).
 
 import random
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from conftest import random_split
 from solver.cards import CLASSIC_DECK, parse_hand
 from solver.errors import RuleError
 from solver.movegen import TABLE_SIZE, Move, best_ranks, classify, follows, leads, readings
-from solver.rules import BANNABLE, CLASSIC, KIND_NAMES, RuleSet
+from solver.rules import BANNABLE, CLASSIC, FOUR_PLAYER, KIND_NAMES, RuleSet
 
 
 def as_set(moves):
@@ -138,13 +139,16 @@ def test_bans_remove_exactly_their_kind():
 @pytest.mark.parametrize(
     "make, message",
     [
-        (lambda: RuleSet(deck=(8,) * 13 + (2, 2)), "the solver plays the classic 54-card deck"),
+        (lambda: RuleSet(deck=(8,) * 13 + (2, 2)), "the solver plays the games classic, four-"),
+        (lambda: replace(FOUR_PLAYER, players=3), "rule set 'four-player' with deck"),
+        (lambda: replace(FOUR_PLAYER, bomb_sizes=(4, 9)), "the solver plays the games"),
+        (lambda: FOUR_PLAYER.with_bans(["bomb"]), "cannot ban 'bomb'"),
         (lambda: RuleSet(bans=frozenset({"bomb"})), "cannot ban 'bomb'"),
         (lambda: CLASSIC.with_bans([["trio+single"]]), "cannot ban ['trio+single']"),
     ],
 )
 def test_a_rule_set_the_kernels_cannot_serve_is_refused(make, message):
-    """Never searched wrongly: a double deck would give bombs of four at most and a
-    table key that confuses eight 5s with four (the kernels know one deck)."""
+    """Never searched wrongly: the kernels serve the classic and the four-player game
+    (a classic game with two decks, or four-player bombs of nine, are neither)."""
     with pytest.raises(RuleError, match=re.escape(message)):
         make()

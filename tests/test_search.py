@@ -134,7 +134,7 @@ def test_agrees_with_reference_on_chains_and_gaps(players):
 
 def table_key(spec):
     pos = parse_position(spec)
-    hands = [pack(h) for h in pos.hands] + [0] * (3 - pos.players)
+    hands = [pack(h) for h in pos.hands] + [0] * (4 - pos.players)
     meta = pos.table.meta if pos.table else 0
     owner = pos.owner if pos.table else 0
     return kernel_key(*hands, pos.to_move | owner << 2 | meta << 4, 1 << 16)
