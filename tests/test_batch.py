@@ -92,7 +92,7 @@ def test_puzzles_match_their_expected_answers(tmp_path):
     result = run("batch", tmp_path / "puzzles", "--out", out, "--workers", "2")
     assert result.exit_code == 0, result.output
     got = results(out)
-    assert len(got) == 130
+    assert len(got) == 148
     for r in got.values():
         assert r["expect"] == (r["value"] if r["question"] == "stake" else r["answer"])
     assert got["puzzles/04-published-endgames.toml#10"]["question"] == "win"
