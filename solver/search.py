@@ -149,6 +149,8 @@ ABORT_NODES, ABORT_TIME, ABORT_ARENA = 1, 2, 3
 # What expanding a node can find instead of its moves: a quick result for the mover, or
 # more moves than the generator may write.
 QUICK_WIN, QUICK_LOSS, NO_ROOM = -1, -2, -3
+WHOLE_BITS = 16  # a meta in the word of the whole hands of the players after the mover
+WHOLE_MASK = (1 << WHOLE_BITS) - 1
 # Columns of a row of hand facts: a hand's best ranks (see best_ranks), then the hand, the
 # meta of the whole hand as one play (0: none) and the question the row was made for.
 F_HAND, F_WHOLE, F_GENERATION = TABLE_SIZE, TABLE_SIZE + 1, TABLE_SIZE + 2
@@ -238,6 +240,13 @@ def _hand(node, player):
 
 
 @kernel
+def _seat(turn, players):
+    """The seat of a turn count from seat 0 that is below ``2 * players`` (a subtraction:
+    a modulo costs a division)."""
+    return turn - players if turn >= players else turn
+
+
+@kernel
 def _info(node):
     """The word of a node's key that is not hands: mover, table owner, table play, goal."""
     return (
@@ -289,7 +298,7 @@ def search(node, key, ctx):
     if base + 3 * MAX_MOVES + 1 > arena.shape[1]:
         stats[C_ABORT] = ABORT_ARENA
         return UNKNOWN
-    n, whole_first, whole_second, whole_third = _expand(node, base, ctx)
+    n, wholes = _expand(node, base, ctx)
     if n == NO_ROOM:
         stats[C_ABORT] = ABORT_ARENA
         return UNKNOWN
@@ -310,8 +319,9 @@ def search(node, key, ctx):
             continue
         child = _child(node, players, arena, i)
         if child.mover != mover:  # the next to move goes out at once? (no node needed)
-            steps = (child.mover - mover) % players
-            whole = whole_first if steps == 1 else (whole_second if steps == 2 else whole_third)
+            steps = child.mover - mover  # turns after the mover
+            steps += players if steps < 0 else 0
+            whole = (wholes >> (WHOLE_BITS * (steps - 1))) & WHOLE_MASK
             if whole and (child.table == 0 or beats(whole, child.table)):
                 theirs = WIN if child.mover == 0 else LOSS
                 if out_value(child.goal, child.mover, whole) == theirs:  # his side's best
@@ -319,7 +329,7 @@ def search(node, key, ctx):
                         value = mine
                         break
                     continue
-        v = search(child, _child_key(arena, i + n, n), ctx)
+        v = search(child, _child_key(arena, i + n, n, players), ctx)
         if v == UNKNOWN or v == mine:
             value = v
             break
@@ -352,23 +362,25 @@ def _known_child(node, mine, base, n, ctx):
             arena[A_CARDS, j], arena[A_METAS, j], arena[A_KEYS, j] = key.hand0, key.hand1, key.hand2
             arena[A_CARDS, j + n] = key.info
             arena[A_METAS, j + n] = key.bucket
-            arena[A_KEYS, j + n] = key.hand3
+            if ctx.players == 4:  # (only then: a store here slows the lookups below)
+                arena[A_KEYS, j + n] = key.hand3
         for j in range(start + n, stop + n):
-            if probe(_child_key(arena, j, n), tt, generation) == mine:
+            if probe(_child_key(arena, j, n, ctx.players), tt, generation) == mine:
                 return mine
     return UNKNOWN
 
 
 @kernel
-def _child_key(arena, j, n):
-    """The key :func:`_known_child` left in column ``j`` of the arena (and ``j + n``)."""
+def _child_key(arena, j, n, players):
+    """The key :func:`_known_child` left in column ``j`` of the arena (and ``j + n``;
+    the fourth hand only with four players)."""
     return Key(
         arena[A_CARDS, j],
         arena[A_METAS, j],
         arena[A_KEYS, j],
         arena[A_CARDS, j + n],
         arena[A_METAS, j + n],
-        arena[A_KEYS, j + n],
+        arena[A_KEYS, j + n] if players == 4 else 0,
     )
 
 
@@ -425,7 +437,7 @@ def _expand(node, base, ctx):
     goal = node.goal
     mine = WIN if mover == 0 else LOSS
     if whole and (table == 0 or beats(whole, table)) and out_value(goal, mover, whole) == mine:
-        return QUICK_WIN, 0, 0, 0
+        return QUICK_WIN, 0
     # 2. the moves
     if table == 0:
         minr = scratch[X_ZERO]
@@ -438,11 +450,11 @@ def _expand(node, base, ctx):
     if table != 0:
         unmark_answers(table, minr)
     if n == OVERFLOW:
-        return NO_ROOM, 0, 0, 0
+        return NO_ROOM, 0
     # 3. the facts of every other player's hand, each in a row of its own
-    first = (mover + 1) % players  # the players after the mover
-    second = (mover + 2) % players
-    third = (mover + 3) % players
+    first = _seat(mover + 1, players)  # the players after the mover
+    second = _seat(mover + 2, players)
+    third = _seat(mover + 3, players)
     other = scratch[X_OTHER]
     row_first = _facts_row(_hand(node, first), other, rules, facts, generation, busy, busy)
     row_second = row_third = row_first
@@ -483,15 +495,15 @@ def _expand(node, base, ctx):
             if not sprung:
                 sprung = _spring_after_taking_back(hand, node, players, n, base, ctx)
         if sprung and enough:
-            return QUICK_WIN, 0, 0, 0
+            return QUICK_WIN, 0
         if spring_counts:
             decided = spring_decides(goal, clean, h0, h1, h2)
             if decided != UNKNOWN:
-                return QUICK_WIN if decided == WIN else QUICK_LOSS, 0, 0, 0
+                return QUICK_WIN if decided == WIN else QUICK_LOSS, 0
         if one_card and not sprung and needs_win(goal, mover):
             # one card left to the opponent: he goes out on any play he can beat, so the
             # spring just tried was the mover's only way to win, and his side must win
-            return QUICK_LOSS, 0, 0, 0
+            return QUICK_LOSS, 0
     if table != 0:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0
@@ -518,7 +530,7 @@ def _expand(node, base, ctx):
     order_moves(base, n, hand, rank_by_rest, free, has_pass, partner_owns, opponents, arena, by_key)
     if bombs_first(goal, mover):
         doublings_first(base, n, arena)
-    return n, whole_first, whole_second, whole_third
+    return n, whole_first | whole_second << WHOLE_BITS | whole_third << (2 * WHOLE_BITS)
 
 
 @kernel

@@ -107,7 +107,9 @@ def table_key(h0, h1, h2, h3, info, entries):
     same value. (Measured on random positions of 16-44 cards: half the nodes of a key
     that only squeezes out the ranks nobody holds.)
     """
-    zone = _chain_ranks(h0) | _chain_ranks(h1) | _chain_ranks(h2) | _chain_ranks(h3)
+    zone = _chain_ranks(h0) | _chain_ranks(h1) | _chain_ranks(h2)
+    if h3:  # a fourth hand (its work apart: the classic game never pays for it)
+        zone |= _chain_ranks(h3)
     table = (info & TABLE_PLAY_BITS) >> 4
     t = (table >> 4) & 15 if table else 15
     held = (h0 | h1 | h2 | h3) & ALL_RANKS
@@ -123,7 +125,6 @@ def table_key(h0, h1, h2, h3, info, entries):
     low = points & RANK_BITS
     kept = _gather(low)
     x0, x1, x2, z = h0 & CHAIN_RANKS, h1 & CHAIN_RANKS, h2 & CHAIN_RANKS, zone
-    x3 = h3 & CHAIN_RANKS
     for step in range(4):
         fields = SQUEEZE[kept, step]
         shift = 4 << step
@@ -132,19 +133,23 @@ def table_key(h0, h1, h2, h3, info, entries):
         x1 = (x1 ^ t1) | (t1 >> shift)
         x2 = (x2 ^ t2) | (t2 >> shift)
         z = (z ^ tz) | (tz >> shift)
-        if h3:
-            t3 = x3 & fields
-            x3 = (x3 ^ t3) | (t3 >> shift)
-    if points >> (4 * TWO):  # the 2s go right after the ranks below them
-        at = 4 * (((low * RANK_BITS) >> 44) & 15)
+    at = 4 * (((low * RANK_BITS) >> 44) & 15)  # where the 2s go: after the ranks kept
+    if points >> (4 * TWO):
         x0 |= ((h0 >> (4 * TWO)) & 15) << at
         x1 |= ((h1 >> (4 * TWO)) & 15) << at
         x2 |= ((h2 >> (4 * TWO)) & 15) << at
-        x3 |= ((h3 >> (4 * TWO)) & 15) << at
     k0 = x0 | (h0 >> 52) << 52
     k1 = x1 | (h1 >> 52) << 52
     k2 = x2 | (h2 >> 52) << 52
-    k3 = x3 | (h3 >> 52) << 52
+    k3 = h3
+    if h3:
+        x3 = h3 & CHAIN_RANKS
+        for step in range(4):
+            t3 = x3 & SQUEEZE[kept, step]
+            x3 = (x3 ^ t3) | (t3 >> (4 << step))
+        if points >> (4 * TWO):
+            x3 |= ((h3 >> (4 * TWO)) & 15) << at
+        k3 = x3 | (h3 >> 52) << 52
     if t <= TWO:
         below = points & ((1 << (4 * t)) - 1)  # fields 0..11 only
         place = ((below * RANK_BITS) >> 44) & 15
