@@ -279,3 +279,30 @@ def test_the_named_rule_sets():
         rule_set("five")
     with pytest.raises(RuleError, match="2 to 4 hands, got 5"):
         make_position([(1,) + (0,) * 14] * 5, rules=FOUR_PLAYER)
+
+
+def test_the_bundled_four_player_puzzles_are_the_references_answers():
+    """Every puzzle of ``puzzles/09-four-player.toml``: its expected answer is the
+    solver's and the reference's, and its line replays (a spring's as a spring)."""
+    from pathlib import Path
+
+    from solver.api import Solver
+    from solver.puzzles import load_file
+
+    puzzles = load_file(Path(__file__).parents[1] / "puzzles" / "09-four-player.toml")
+    solver = Solver()
+    for p in puzzles:
+        assert not isinstance(p, Exception), p
+        assert p.rules == FOUR_PLAYER
+        sol = solver.solve(p)
+        assert sol.answer == p.expect, p.name
+        if p.question == "spring":
+            assert (ref.spring(p.landlord, p.peasants) is not None) == p.expect, p.name
+            if p.expect:
+                ref.check_spring_line(p.landlord, p.peasants, [play(m) for m in sol.result.line])
+            continue
+        pos = p.position()
+        table = None if pos.table is None else play(pos.table)
+        assert ref.minimax(pos.hands, pos.to_move, table, pos.owner) == p.expect, p.name
+        line = [None if s.move is None else play(s.move) for s in sol.result.line]
+        assert ref.replay(pos.hands, pos.to_move, table, pos.owner, line) == p.expect, p.name
