@@ -1,7 +1,8 @@
 """The contest format (HDU 4032 "Fight the Landlord"): reading, answering, checking.
 
-Input: the number of cases T, then three hands per case (landlord, peasant 1, peasant 2),
-separated by any whitespace, each hand a run of card letters in any order. Output: one
+Input: the number of cases T, then three hands per case (landlord, peasant 1, peasant 2;
+four in the four-player game, peasant 3 last), separated by any whitespace, each hand a
+run of card letters in any order. Output: one
 line per case, ``Case k: Yes`` or ``Case k: No``, k counted from 1.
 
 Reading is a numba kernel, a state machine over the raw bytes: the input is fed to it in
@@ -27,9 +28,6 @@ from .cards import LETTERS, NUM_RANKS, TEN
 from .errors import InputFileError, WholeFileError, quoted
 from .jit import kernel
 from .rules import CLASSIC, RuleSet
-
-#: Hand sizes of a complete classic deal: the landlord holds the three extra cards.
-DEAL_SIZES = (20, 17, 17)
 
 
 def deal_sizes(rules: RuleSet) -> tuple[int, ...]:
