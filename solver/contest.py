@@ -336,7 +336,8 @@ class _Reader:
             )
         if status == WRONG_SIZE:
             return InputFileError(
-                f"{where}: the {who}'s hand {self.token_text()} has {st[TALLY]} cards, "
+                f"{where}: the {who}'s hand {self.token_text()} has "
+                f"{st[TALLY]} card{'s' * int(st[TALLY] != 1)}, "
                 f"expected {deal_sizes(self.rules)[int(st[HAND])]}"
             )
         return InputFileError(

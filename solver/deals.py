@@ -8,7 +8,8 @@ from files of ``[[deal]]`` tables::
     kitty = "3 cards"
 
 Reading is all validation: a deal that loads holds the whole deck, 17/17/17 + 3. The
-four-player game's deals are four hands of 25 and a kitty of 8, from two decks.
+four-player game's deals are four hands of 25 and a kitty of 8, from two decks; such a
+table says ``rules = "four-player"`` (or the reader is told the game).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from .cards import LETTERS, NUM_RANKS, Hand, format_hand, parse_hand
 from .contest import deal_sizes
-from .errors import CardError, InputFileError, WholeFileError, quoted
+from .errors import CardError, InputFileError, RuleError, WholeFileError, quoted
 from .rules import CLASSIC, RuleSet, rule_set
 from .tomlfile import read_toml
 
@@ -161,7 +162,10 @@ def parse_deal(spec: str, rules: RuleSet = CLASSIC) -> Deal:
     for token in spec.split():
         key, sep, value = token.partition("=")
         if sep and key.upper() == "RULES":
-            rules = rule_set(value.lower())
+            try:
+                rules = rule_set(value.lower())
+            except RuleError as e:
+                raise CardError(f"deal {quoted(spec)}: {e}") from None
     keys = seat_keys(rules)
     fields: dict[str, str] = {}
     for token in spec.split():
@@ -205,19 +209,25 @@ def load_deals(raw: bytes, source: str, rules: RuleSet = CLASSIC) -> list[Deal |
         name = table.get("name", f"deal #{k}")
         where = f"{source}, line {line}, deal {quoted(str(name))}"
         try:
-            unknown = [key for key in table if key not in ("name", "hands", "kitty")]
+            unknown = [key for key in table if key not in ("name", "hands", "kitty", "rules")]
             if unknown:
-                raise CardError(f"unknown key {quoted(unknown[0])}: expected name, hands, kitty")
+                raise CardError(
+                    f"unknown key {quoted(unknown[0])}: expected name, hands, kitty, rules"
+                )
+            game = rule_set(table["rules"]) if "rules" in table else rules
             hands, kitty = table.get("hands"), table.get("kitty")
             if not isinstance(name, str) or not name.isprintable():
                 raise CardError("'name' must be a string of printable characters")
-            if not (isinstance(hands, list) and len(hands) == rules.players):
-                seats = {3: "three", 4: "four"}[rules.players]
-                raise CardError(f"'hands' must list the {seats} seats' hands")
+            if not (isinstance(hands, list) and len(hands) == game.players):
+                seats = {3: "three", 4: "four"}[game.players]
+                raise CardError(
+                    f"'hands' must list the {seats} seats' hands of the {game.name} game "
+                    '(a deal of another game says so: rules = "four-player")'
+                )
             if not all(isinstance(h, str) for h in [*hands, kitty]):
                 raise CardError("'hands' and 'kitty' must be strings of cards")
-            out.append(make_deal(name, hands, kitty, source, line, rules))
-        except CardError as e:
+            out.append(make_deal(name, hands, kitty, source, line, game))
+        except (CardError, RuleError) as e:
             out.append(InputFileError(f"{where}: {e}"))
     return out
 
@@ -227,7 +237,8 @@ def deals_toml(deals: Iterable[Deal]) -> Iterator[str]:
     :func:`load_deals`); a JSON string is a TOML basic string."""
     for d in deals:
         hands = ", ".join(json.dumps(format_hand(h)) for h in d.hands)
+        game = f"rules = {json.dumps(d.rules.name)}\n" if d.rules != CLASSIC else ""
         yield (
-            f"[[deal]]\nname = {json.dumps(d.name)}\nhands = [{hands}]\n"
+            f"[[deal]]\nname = {json.dumps(d.name)}\n{game}hands = [{hands}]\n"
             f"kitty = {json.dumps(format_hand(d.kitty))}\n"
         )

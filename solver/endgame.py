@@ -182,7 +182,7 @@ def parse_staked(spec: str, rules: RuleSet = CLASSIC) -> tuple[Position, History
     history = History(bombs, played == "yes", plays)
     try:
         history.check(pos.to_move, pos.table, pos.owner)
-        check_history_cards(history, pos.hands, pos.table)
+        check_history_cards(history, pos.hands, pos.table, pos.rules)
     except LandlordError as e:
         raise RuleError(f"position {spec!r}: {e}") from None
     return pos, history
@@ -214,6 +214,8 @@ def describe(pos: Position) -> str:
         parts.append(f"TABLE={pos.table}@{SHORT_NAMES[pos.owner]}")
     if pos.rules.bans:
         parts.append("BAN=" + ",".join(sorted(pos.rules.bans)))
+    if pos.rules.name != CLASSIC.name:
+        parts.append(f"RULES={pos.rules.name}")
     return " ".join(parts)
 
 

@@ -282,7 +282,7 @@ def _puzzle(
         if history is not None:
             try:
                 history.check(pos.to_move, pos.table, pos.owner)
-                check_history_cards(history, pos.hands, pos.table)
+                check_history_cards(history, pos.hands, pos.table, pos.rules)
             except LandlordError as e:
                 raise fail("history", str(e)) from None
     return puzzle

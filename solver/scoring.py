@@ -227,14 +227,19 @@ def check_bid(bid: object) -> int:
 
 
 def check_history_cards(
-    history: History, hands: Sequence[Sequence[int]], table: Move | None
+    history: History,
+    hands: Sequence[Sequence[int]],
+    table: Move | None,
+    rules: RuleSet = CLASSIC,
 ) -> None:
     """Refuse more doublings in the history than the cards out of play could have made:
-    a bomb takes a rank of which no card is in a hand or on the table, the rocket both
-    jokers; a table play that doubled the stake is one of them."""
+    a bomb that doubles takes the stake bomb's cards of a rank that are in no hand and
+    not on the table (four of four classic, six of eight four-player), the rocket every
+    joker; a table play that doubled the stake is one of them."""
     held = [sum(h[r] for h in hands) + (table.cards[r] if table else 0) for r in range(15)]
-    most = sum(1 for r in range(13) if held[r] == 0) + (held[13] == 0 and held[14] == 0)
-    most += doubles(table)
+    out = [n - h for n, h in zip(rules.deck, held, strict=True)]
+    most = sum(n // rules.stake_bomb for n in out[:13]) + (held[13] == 0 and held[14] == 0)
+    most += doubles(table, rules)
     if history.bombs > most:
         raise RuleError(
             f"history: {history.bombs} bomb{'s' * (history.bombs != 1)}, but the cards out "

@@ -296,6 +296,8 @@ def solve_spring(
 
     The last play of the line is the only one a peasant may be able to beat.
     """
+    if not any(landlord):
+        raise RuleError("the landlord's hand is empty: the hand is over")
     if not 1 <= len(peasants) < rules.players:
         raise RuleError(
             f"the {rules.name} game has 1 to {rules.players - 1} peasants, got {len(peasants)}"

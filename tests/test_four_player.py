@@ -4,6 +4,7 @@ against the independent slow reference of ``reference_four.py``, and its input e
 from __future__ import annotations
 
 import random
+import tomllib
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from click.testing import CliRunner
 
 from cli import main
 from solver.cards import DOUBLE_DECK, NUM_RANKS, pack, parse_hand
-from solver.endgame import parse_position, solve_win
+from solver.endgame import describe, parse_position, solve_win
 from solver.errors import RuleError
 from solver.movegen import Move, as_play, follows, leads, readings
 from solver.position import make_position
@@ -266,7 +267,7 @@ def test_a_short_four_player_deal_is_refused(tmp_path):
     r = run("validate", str(tmp_path / "short.in"))  # as a classic file: 33 cards
     assert r.exit_code == 2 and "holds more than 4 x 3" in r.output
     seats = run("deal", "--seed", "2", "--rules", "four-player", "--format", "deal").output
-    hands = seats.split('"')[3:10:2]
+    hands = tomllib.loads(seats)["deal"][0]["hands"]
     spec = " ".join(f"S{i}={h}" for i, h in enumerate(hands, 1)) + " KITTY=3"
     r = run("analyze", spec, "--rules", "four-player")
     assert r.exit_code == 2 and "KITTY '3' has 1 card, expected 8" in r.output
@@ -306,3 +307,32 @@ def test_the_bundled_four_player_puzzles_are_the_references_answers():
         assert ref.minimax(pos.hands, pos.to_move, table, pos.owner) == p.expect, p.name
         line = [None if s.move is None else play(s.move) for s in sol.result.line]
         assert ref.replay(pos.hands, pos.to_move, table, pos.owner, line) == p.expect, p.name
+
+
+def test_a_four_player_deal_file_names_its_game_and_reads_back(tmp_path):
+    deals = run("deal", "--seed", "3", "--rules", "four-player", "--format", "deal").output
+    assert 'rules = "four-player"' in deals
+    path = tmp_path / "d.toml"
+    path.write_text(deals)
+    from solver.deals import load_deals
+
+    (deal,) = load_deals(path.read_bytes(), str(path))
+    assert deal.rules == FOUR_PLAYER and [sum(h) for h in deal.hands] == [25] * 4
+    assert "RULES=four-player" in deal.describe()
+    path.write_text(deals.replace('rules = "four-player"\n', ""))
+    r = run("analyze", str(path))
+    assert r.exit_code == 2 and "'hands' must list the three seats' hands" in r.output
+    assert 'rules = "four-player"' in r.output
+
+
+def test_a_history_of_the_four_player_game_counts_its_own_bombs():
+    """Six of a rank out of play make a bomb that doubles: with seven 4s out, twelve
+    ranks can have been bombed (not the 3s: five are held), and the rocket played."""
+    from solver.endgame import parse_staked
+
+    spec = "L=33333 P1=4 RULES=four-player LANDLORD_PLAYS=1 PEASANTS_PLAYED=yes BOMBS="
+    assert parse_staked(spec + "13")[1].bombs == 13
+    with pytest.raises(RuleError, match="make at most 13"):
+        parse_staked(spec + "14")
+    pos, _ = parse_staked("L=33333 P1=4 RULES=four-player")
+    assert parse_position(describe(pos)) == pos
