@@ -1044,6 +1044,7 @@ def analyze(
     """
     from solver.deals import load_deals, parse_deal
     from solver.errors import InputFileError
+    from solver.rules import check_question
 
     deals = []
     for target in targets:
@@ -1069,6 +1070,9 @@ def analyze(
     unknown = False
     if bid is not None and not stake:
         raise click.UsageError("--bid counts stakes: it needs --stake")
+    if stake:
+        for d in deals:
+            check_question("stake", d.rules)
     asked = (bid or 1) if stake else None
     for result in double_dummy(deals, max_memory, time_limit, size, asked):
         unknown |= any(s.answer is None for s in result.seats)

@@ -166,7 +166,7 @@ def parse_staked(spec: str, rules: RuleSet = CLASSIC) -> tuple[Position, History
         else:
             kept.append(token)
     pos = parse_position(" ".join(kept), rules)
-    history = History.implied(pos.to_move, pos.table, pos.owner, pos.rules)
+    history = History.implied(pos.to_move, pos.table, pos.owner)
     if not given:
         return pos, history
     try:
@@ -181,7 +181,7 @@ def parse_staked(spec: str, rules: RuleSet = CLASSIC) -> tuple[Position, History
         raise RuleError(f"position {spec!r}: PEASANTS_PLAYED= takes yes or no, got {played!r}")
     history = History(bombs, played == "yes", plays)
     try:
-        history.check(pos.to_move, pos.table, pos.owner, pos.rules)
+        history.check(pos.to_move, pos.table, pos.owner)
         check_history_cards(history, pos.hands, pos.table, pos.rules)
     except LandlordError as e:
         raise RuleError(f"position {spec!r}: {e}") from None

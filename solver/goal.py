@@ -16,10 +16,8 @@ goes into the node's table key:
   counts his plays so far (0, 1, 2 for more), since an anti-spring needs exactly one.
 
 A goal is settled without search when the doublings the hands can still make (a bomb
-per rank of which one hand holds enough for a bomb that doubles, the rocket when one
-hand holds every joker) cannot reach what it needs, or cannot exceed what it allows.
-What doubles is the rule set's (:data:`solver.rules.R_STAKE_LENGTH`): every bomb in the
-classic game, bombs of six cards or more in the four-player game. Where a spring is one of the
+per rank of which one hand holds four, the rocket when one hand holds both jokers) cannot
+reach what it needs, or cannot exceed what it allows. Where a spring is one of the
 doublings the landlord still needs, the spring search decides it on his free leads.
 """
 
@@ -27,7 +25,7 @@ from __future__ import annotations
 
 from .jit import kernel
 from .position import LOSS, UNKNOWN, WIN
-from .rules import BOMB, R_STAKE_LENGTH, ROCKET
+from .rules import BOMB, ROCKET
 from .scoring import History
 
 PLAIN = 0
@@ -38,10 +36,8 @@ NEED, ALLOW = 1, 2
 FLAG_SHIFT = MODE_SHIFT + 2
 #: bits of a goal word (see table.GOAL_SHIFT)
 GOAL_BITS = FLAG_SHIFT + 2
-FOURS = 0x4444444444444  # bit 2 of the fields 3..2: four of a rank (a count of 4..7)
-LOW_BITS = 0x1111111111111  # bit 0 of the fields 3..2
-JOKERS = 0x11 << 52  # both jokers' fields: one of each
-DOUBLE_JOKERS = 0x22 << 52  # two of each
+FOURS = 0x4444444444444  # bit 2 of the fields 3..2: four of a rank (a count of 4)
+JOKERS = 0x11 << 52  # both jokers' fields
 
 
 def goal_for(threshold: int, history: History) -> int:
@@ -61,21 +57,15 @@ def goal_for(threshold: int, history: History) -> int:
 
 
 @kernel
-def doubles(meta, rules):
-    """Whether the play ``meta`` doubles the stake: the rocket, or a bomb long enough."""
-    kind = meta & 15
-    return kind == ROCKET or (kind == BOMB and meta >> 8 >= rules[R_STAKE_LENGTH])
-
-
-@kernel
-def goal_after(goal, mover, meta, rules):
+def goal_after(goal, mover, meta):
     """The goal after ``mover`` makes the play ``meta`` (0: a pass)."""
     if goal == PLAIN or meta == 0:
         return goal
     count = goal & COUNT_MASK
     mode = (goal >> MODE_SHIFT) & 3
     flag = goal >> FLAG_SHIFT
-    if doubles(meta, rules):
+    kind = meta & 15
+    if kind == BOMB or kind == ROCKET:
         count -= 1
     if mode == NEED:
         if count <= 0:
@@ -91,13 +81,14 @@ def goal_after(goal, mover, meta, rules):
 
 
 @kernel
-def out_value(goal, mover, meta, rules):
+def out_value(goal, mover, meta):
     """WIN when ``mover`` going out with the play ``meta`` meets the goal, else LOSS."""
     if goal == PLAIN:
         return WIN if mover == 0 else LOSS
     count = goal & COUNT_MASK
     flag = goal >> FLAG_SHIFT
-    more = 1 if doubles(meta, rules) else 0
+    kind = meta & 15
+    more = 1 if kind == BOMB or kind == ROCKET else 0
     if (goal >> MODE_SHIFT) & 3 == NEED:
         return WIN if mover == 0 and more + flag >= count else LOSS
     if mover == 0:
@@ -106,32 +97,27 @@ def out_value(goal, mover, meta, rules):
 
 
 @kernel
-def doublings_left(h0, h1, h2, h3, rules):
+def doublings_left(h0, h1, h2):
     """The most doublings the hands can still play: a bomb for every rank of which a
-    hand holds a bomb that doubles (four classic; six or more of eight four-player,
-    so one a rank), and the rocket when a hand holds every joker."""
+    hand holds four, and the rocket when a hand holds both jokers."""
     most = 0
-    short = rules[R_STAKE_LENGTH]
-    for h in (h0, h1, h2, h3):
-        if short == 1:
-            big, jokers = h & FOURS, JOKERS
-        else:  # six, seven or eight of a rank: bits 1 and 2 of the field, or bit 3
-            big, jokers = ((h >> 1) & (h >> 2) | (h >> 3)) & LOW_BITS, DOUBLE_JOKERS
-        while big:
-            big &= big - 1
+    for h in (h0, h1, h2):
+        fours = h & FOURS
+        while fours:
+            fours &= fours - 1
             most += 1
-        if h & jokers == jokers:
+        if h & JOKERS == JOKERS:
             most += 1
     return most
 
 
 @kernel
-def settled(goal, h0, h1, h2, h3, rules):
+def settled(goal, h0, h1, h2):
     """WIN or LOSS when the doublings the hands can still make settle the goal whoever
     wins, else UNKNOWN."""
     if goal == PLAIN:
         return UNKNOWN
-    most = doublings_left(h0, h1, h2, h3, rules)
+    most = doublings_left(h0, h1, h2)
     count = goal & COUNT_MASK
     flag = goal >> FLAG_SHIFT
     if (goal >> MODE_SHIFT) & 3 == NEED:
@@ -164,14 +150,14 @@ def spring_doubles(goal, mover):
 
 
 @kernel
-def spring_decides(goal, clean, h0, h1, h2, h3, rules):
+def spring_decides(goal, clean, h0, h1, h2):
     """For :func:`spring_doubles` goals on the landlord's free lead, given whether he can
     spring from here (``clean``): WIN when one doubling is all he needs and he can;
     LOSS when he cannot and the bombs left cannot make up what he needs; else UNKNOWN."""
     count = goal & COUNT_MASK
     if clean and count <= 1:
         return WIN
-    if not clean and count > doublings_left(h0, h1, h2, h3, rules):
+    if not clean and count > doublings_left(h0, h1, h2):
         return LOSS
     return UNKNOWN
 

@@ -10,6 +10,7 @@ from .cards import format_hand, parse_hand
 from .endgame import SHORT_NAMES, Step, keeping_move
 from .errors import LandlordError
 from .movegen import Move, readings
+from .rules import check_question
 from .scoring import History, Stake, line_stake
 from .search import UNKNOWN, WIN, Position, Searcher
 from .stake import Walker, score_value
@@ -39,11 +40,11 @@ class Game:
         self.first = self.pos = pos
         self.human = human
         self.stopped = False
-        self.history = self.now = history or History.implied(
-            pos.to_move, pos.table, pos.owner, pos.rules
-        )
+        self.history = self.now = history or History.implied(pos.to_move, pos.table, pos.owner)
         self.bid = bid
         self.staked = staked
+        if staked:
+            check_question("stake", pos.rules)
         self.line: list[Step] = []
 
     @property

@@ -28,7 +28,7 @@ from typing import Any
 from .cards import Hand, check_disjoint, check_hand, format_hand, parse_hand
 from .errors import InputFileError, LandlordError, WholeFileError
 from .position import PLAYER_NAMES, Position, make_position
-from .rules import CLASSIC, QUESTIONS, RuleSet, rule_set
+from .rules import CLASSIC, QUESTIONS, RuleSet, check_question, rule_set
 from .scoring import History, check_bid, check_history_cards
 from .tomlfile import read_toml
 
@@ -75,7 +75,7 @@ class Puzzle:
         if self.given_history is not None:
             return self.given_history
         pos = self.position()
-        return History.implied(pos.to_move, pos.table, pos.owner, pos.rules)
+        return History.implied(pos.to_move, pos.table, pos.owner)
 
     @property
     def where(self) -> str:
@@ -90,6 +90,7 @@ class Puzzle:
         and rules it was written for (a value is in units of the bid, so it stays)."""
         rules = self.rules.with_bans(bans)
         question = question or self.question
+        check_question(question, rules)
         bid = bid or self.bid
         if question == self.question and rules == self.rules:
             return self if bid == self.bid else replace(self, bid=bid)
@@ -192,6 +193,7 @@ def _puzzle(
         )
     try:
         game = rule_set(table.get("rules", "classic"))
+        check_question(question, game)
     except LandlordError as e:
         raise fail("rules", str(e)) from None
     if "landlord" not in table:
@@ -279,7 +281,7 @@ def _puzzle(
             raise fail("table" if play is not None else "landlord", str(e)) from None
         if history is not None:
             try:
-                history.check(pos.to_move, pos.table, pos.owner, pos.rules)
+                history.check(pos.to_move, pos.table, pos.owner)
                 check_history_cards(history, pos.hands, pos.table, pos.rules)
             except LandlordError as e:
                 raise fail("history", str(e)) from None

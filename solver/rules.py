@@ -97,9 +97,9 @@ BANNABLE = (
 QUESTIONS = ("spring", "win", "stake")
 
 #: Layout of the rule array the kernels read: the kinds not played (bans and kinds the
-#: game lacks, one bit per kind), the largest bomb, the jokers of each colour that make
-#: the rocket, and the shortest bomb that doubles the stake (its length: cards - 3).
-R_BANS, R_BOMB_MAX, R_ROCKET, R_STAKE_LENGTH, R_SIZE = 0, 1, 2, 3, 4
+#: game lacks, one bit per kind), the largest bomb, and the jokers of each colour that
+#: make the rocket.
+R_BANS, R_BOMB_MAX, R_ROCKET, R_SIZE = 0, 1, 2, 3
 
 #: The kinds the four-player game does not have.
 NOT_IN_FOUR_PLAYER = frozenset({"trio+single", "plane+singles", "quad+singles", "quad+pairs"})
@@ -167,7 +167,6 @@ class RuleSet:
         arr[R_BANS] = sum(1 << KIND_OF_NAME[b] for b in self.bans | self.absent)
         arr[R_BOMB_MAX] = self.bomb_sizes[1]
         arr[R_ROCKET] = self.rocket
-        arr[R_STAKE_LENGTH] = self.stake_bomb - 3
         return arr
 
 
@@ -184,3 +183,10 @@ def rule_set(name: str) -> RuleSet:
     if not isinstance(name, str) or name not in RULE_SETS:
         raise RuleError(f"unknown rules {name!r}: expected one of {', '.join(RULE_NAMES)}")
     return RULE_SETS[name]
+
+
+def check_question(question: str, rules: RuleSet) -> None:
+    """Refuse a question the rule set's kernels do not answer: the stake question is the
+    classic game's (the four-player game's stake rules are not searched)."""
+    if question == "stake" and rules.name != CLASSIC.name:
+        raise RuleError(f"the stake question is asked of the classic game only, not {rules.name}")

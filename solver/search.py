@@ -283,7 +283,7 @@ def search(node, key, ctx):
     if stats[C_ABORT]:
         return UNKNOWN
     if node.goal != PLAIN:
-        done = settled(node.goal, node.hand0, node.hand1, node.hand2, node.hand3, ctx.rules)
+        done = settled(node.goal, node.hand0, node.hand1, node.hand2)
         if done != UNKNOWN:
             return done
     generation = stats[C_GENERATION]
@@ -313,18 +313,18 @@ def search(node, key, ctx):
     value = mine if _known_child(node, mine, base, n, ctx) == mine else 1 - mine
     for i in range(base, base + n if value != mine else base):
         if arena[A_CARDS, i] == hand:  # going out: the game's end
-            if out_value(node.goal, mover, arena[A_METAS, i], ctx.rules) == mine:
+            if out_value(node.goal, mover, arena[A_METAS, i]) == mine:
                 value = mine
                 break
             continue
-        child = _child(node, players, arena, i, ctx.rules)
+        child = _child(node, players, arena, i)
         if child.mover != mover:  # the next to move goes out at once? (no node needed)
             steps = child.mover - mover  # turns after the mover
             steps += players if steps < 0 else 0
             whole = (wholes >> (WHOLE_BITS * (steps - 1))) & WHOLE_MASK
             if whole and (child.table == 0 or beats(whole, child.table)):
                 theirs = WIN if child.mover == 0 else LOSS
-                if out_value(child.goal, child.mover, whole, ctx.rules) == theirs:  # his best
+                if out_value(child.goal, child.mover, whole) == theirs:  # his side's best
                     if theirs == mine:
                         value = mine
                         break
@@ -354,7 +354,7 @@ def _known_child(node, mine, base, n, ctx):
     for start in range(base, base + n, BATCH):
         stop = min(start + BATCH, base + n)
         for i in range(start, stop):
-            child = _child(node, ctx.players, arena, i, ctx.rules)
+            child = _child(node, ctx.players, arena, i)
             key = table_key(
                 child.hand0, child.hand1, child.hand2, child.hand3, _info(child), tt.shape[0]
             )
@@ -385,7 +385,7 @@ def _child_key(arena, j, n, players):
 
 
 @kernel
-def _child(node, players, arena, i, rules):
+def _child(node, players, arena, i):
     """The node after the mover's ``i``-th move in the arena. A pass clears the table
     when the turn reaches its owner; after a play, the players who cannot answer it pass
     at once (they cost no node)."""
@@ -410,7 +410,7 @@ def _child(node, players, arena, i, rules):
         child_mover,
         child_table,
         mover,
-        goal_after(node.goal, mover, arena[A_METAS, i], rules),
+        goal_after(node.goal, mover, arena[A_METAS, i]),
         node.hand3 - play if mover == 3 else node.hand3,
     )
 
@@ -436,11 +436,7 @@ def _expand(node, base, ctx):
     _unpack(hand, counts)
     goal = node.goal
     mine = WIN if mover == 0 else LOSS
-    if (
-        whole
-        and (table == 0 or beats(whole, table))
-        and out_value(goal, mover, whole, rules) == mine
-    ):
+    if whole and (table == 0 or beats(whole, table)) and out_value(goal, mover, whole) == mine:
         return QUICK_WIN, 0
     # 2. the moves
     if table == 0:
@@ -501,7 +497,7 @@ def _expand(node, base, ctx):
         if sprung and enough:
             return QUICK_WIN, 0
         if spring_counts:
-            decided = spring_decides(goal, clean, h0, h1, h2, h3, rules)
+            decided = spring_decides(goal, clean, h0, h1, h2)
             if decided != UNKNOWN:
                 return QUICK_WIN if decided == WIN else QUICK_LOSS, 0
         if one_card and not sprung and needs_win(goal, mover):

@@ -22,6 +22,7 @@ from typing import Any
 from .endgame import MAX_LINE_PLIES, Step, describe, line_record
 from .goal import goal_for
 from .movegen import Move
+from .rules import check_question
 from .scoring import History, Stake, line_stake
 from .search import LOSS, UNKNOWN, WIN, Position, Searcher, SearchStats
 
@@ -138,6 +139,7 @@ class Walker:
 def stake_score(searcher: Searcher, pos: Position, history: History) -> int | None:
     """The score of a position with its history alone (no line), or None when a limit
     stopped a search: what the benchmarks time."""
+    check_question("stake", pos.rules)
     searcher.start(pos.rules)
     return Walker(searcher).score(pos, history)
 
@@ -152,6 +154,7 @@ def solve_stake(
 ) -> StakeResult:
     """The value of a position with its history; ``all_moves`` adds every first move
     with its value (and, with ``lines``, the line that follows it)."""
+    check_question("stake", pos.rules)
     searcher.start(pos.rules)
     walk = Walker(searcher)
     score = walk.score(pos, history)

@@ -370,32 +370,6 @@ def value_minimax(
     spring (landlord out, no peasant ever played a card), an anti-spring (a peasant out,
     the landlord made exactly one play)."""
     bans = _bans(bans)
-    history = (bombs, peasants_played, landlord_plays)
-    return game_value(
-        hands,
-        to_move,
-        table,
-        table_owner,
-        history,
-        lambda hand: _all_plays(hand, bans),
-        beats,
-        lambda p: p[1] in ("bomb", "rocket"),
-    )
-
-
-def game_value(
-    hands: Sequence[Sequence[int]],
-    to_move: int,
-    table: Play | None,
-    table_owner: int | None,
-    history: tuple[int, bool, int],
-    plays_of: Any,
-    beats_table: Any,
-    doubles: Any,
-) -> int:
-    """:func:`value_minimax` for any game: its plays, beating relation and the plays
-    that double the stake are given (the four-player reference uses its own); the turn
-    order, passes and the spring and anti-spring are the same in every game."""
     start = tuple(tuple(h) for h in hands)
     n = len(start)
 
@@ -410,12 +384,12 @@ def game_value(
         plays: int,
     ) -> int:
         hand = hs[mover]
-        options = [p for p in plays_of(hand) if tab is None or beats_table(p, tab)]
+        options = [p for p in _all_plays(hand, bans) if tab is None or beats(p, tab)]
         nxt = (mover + 1) % n
         results = []
         for p in options:
             left = _minus(hand, p[0])
-            d2 = d + bool(doubles(p))
+            d2 = d + (p[1] in ("bomb", "rocket"))
             peasants2 = peasants or mover != 0
             plays2 = plays + (mover == 0)
             if not any(left):
@@ -435,7 +409,7 @@ def game_value(
             tab, owner = None, None
         return value(hs, mover, tab, owner, d, peasants, plays)
 
-    return step(start, to_move, table, table_owner, *history)
+    return step(start, to_move, table, table_owner, bombs, peasants_played, landlord_plays)
 
 
 def replay_stake(

@@ -42,7 +42,7 @@ import functools
 import itertools
 from collections.abc import Iterable, Sequence
 
-from reference import _minus, _vec, fmt, game_value  # rules-free: notation, game flow
+from reference import _minus, _vec, fmt  # the notation and vector helpers: rules-free
 
 LETTERS = "3456789TJQKA2BR"
 KINDS = frozenset(
@@ -359,30 +359,6 @@ def _deck_formula() -> dict[str, int]:
         "bomb": 13 * 5,
         "rocket": 1,
     }
-
-
-def value_minimax(
-    hands: Sequence[Sequence[int]],
-    to_move: int = 0,
-    table: Play | None = None,
-    owner: int | None = None,
-    history: tuple[int, bool, int] = (0, False, 0),
-    bans: Iterable[str] = frozenset(),
-) -> int:
-    """The stake value of a position with best play, for the landlord per peasant in
-    units of the bid (see ``reference.game_value``): only bombs of six cards or more and
-    the rocket double the stake; ``history`` is (bombs, peasants_played, landlord_plays)."""
-    bans = _bans(bans)
-    return game_value(
-        [_hand(h) for h in hands],
-        to_move,
-        table,
-        owner,
-        history,
-        lambda hand: _all_plays(hand, bans),
-        beats,
-        lambda p: p[1] == "rocket" or (p[1] == "bomb" and sum(p[0]) >= 6),
-    )
 
 
 if __name__ == "__main__":

@@ -116,7 +116,6 @@ def test_goal_words_follow_the_history():
     after it: the search and the lines it gives agree on what each node must achieve."""
     rng = random.Random(7)
     searcher = Searcher(memory_mb=4)
-    rules = CLASSIC.array()
     for _ in range(300):
         hands, to_move, table, owner, bans = random_position(rng, 3)
         pos = make_position(list(hands), to_move, None if table is None else table[0], owner)
@@ -128,7 +127,7 @@ def test_goal_words_follow_the_history():
             for move in searcher.moves(pos):
                 meta = 0 if move is None else move.meta
                 after = history.after(pos.to_move, move)
-                assert goal_after(goal, pos.to_move, meta, rules) == goal_for(threshold, after)
+                assert goal_after(goal, pos.to_move, meta) == goal_for(threshold, after)
 
 
 def test_a_settled_goal_is_the_win_question():
