@@ -241,8 +241,9 @@ def _hand(node, player):
 
 @kernel
 def _seat(turn, players):
-    """The seat of a turn count from seat 0 that is below ``2 * players`` (a subtraction:
-    a modulo costs a division)."""
+    """The seat ``turn`` turns after seat 0, for a turn below ``2 * players`` (a
+    subtraction: a modulo costs a division). The third player after the mover is read
+    only with four players, where that always holds."""
     return turn - players if turn >= players else turn
 
 

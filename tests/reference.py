@@ -277,17 +277,31 @@ def minimax(
     """Open-hand game value: True iff the landlord (player 0) wins against any defence."""
     bans = _bans(bans)
     start = tuple(tuple(h) for h in hands)
-    n = len(start)
-    if n not in (2, 3):
+    if len(start) not in (2, 3):
         raise ValueError("minimax needs 2 or 3 hands")
+    return game_wins(start, to_move, table, table_owner, lambda h: _all_plays(h, bans), beats)
+
+
+def game_wins(
+    start: tuple[Hand, ...],
+    to_move: int,
+    table: Play | None,
+    table_owner: int | None,
+    plays_of: Any,
+    beats_table: Any,
+) -> bool:
+    """:func:`minimax` for any game, given its plays and beating relation (the
+    four-player reference uses its own): the turn order, passes and who wins are the
+    same in every game."""
+    n = len(start)
     if not all(any(h) for h in start):
         return not any(start[0])  # already decided: landlord out wins, peasant out loses
 
     @functools.cache
     def value(hs: tuple[Hand, ...], mover: int, tab: Play | None, owner: int | None) -> bool:
         hand = hs[mover]
-        mine = _all_plays(hand, bans)
-        options = mine if tab is None else [p for p in mine if beats(p, tab)]
+        mine = plays_of(hand)
+        options = mine if tab is None else [p for p in mine if beats_table(p, tab)]
         # Bigger plays first: only an ordering, so that any()/all() stop early.
         options = sorted(options, key=lambda p: (-sum(p[0]), p[1], p[2], p[3], p[0]))
         nxt = (mover + 1) % n

@@ -42,7 +42,7 @@ import functools
 import itertools
 from collections.abc import Iterable, Sequence
 
-from reference import _minus, _vec, fmt  # the notation and vector helpers: rules-free
+from reference import _minus, _vec, fmt, game_wins  # rules-free: notation, game flow
 
 LETTERS = "3456789TJQKA2BR"
 KINDS = frozenset(
@@ -178,11 +178,12 @@ def _safe(play: Play, peasants: Sequence[Hand], bans: frozenset[str]) -> bool:
     return not any(_can_beat(h, play, bans) for h in peasants)
 
 
-def _peasants(peasants: Sequence[Sequence[int]]) -> tuple[Hand, ...]:
-    hands = tuple(_hand(h) for h in peasants)
-    if not 1 <= len(hands) <= 3:
-        raise ValueError("the spring question needs 1..3 peasant hands")
-    return hands
+def _hands(hands: Sequence[Sequence[int]], least: int, most: int, what: str) -> tuple[Hand, ...]:
+    """Validated hands, between ``least`` and ``most`` of them."""
+    out = tuple(_hand(h) for h in hands)
+    if not least <= len(out) <= most:
+        raise ValueError(f"{what} needs {least}..{most} hands")
+    return out
 
 
 def spring(
@@ -193,7 +194,7 @@ def spring(
     """A line playing out the landlord's whole hand from a free lead with every play but
     the last unbeatable by each peasant, or None if there is none."""
     bans = _bans(bans)
-    hand, others = _hand(landlord), _peasants(peasants)
+    hand, others = _hand(landlord), _hands(peasants, 1, 3, "the spring question")
     if not any(hand):
         return []
     every = _all_plays(hand, bans)
@@ -236,7 +237,7 @@ def check_spring_line(
 ) -> None:
     """Raise AssertionError, naming the bad move, unless ``line`` is a spring line."""
     bans = _bans(bans)
-    rest, others = _hand(landlord), _peasants(peasants)
+    rest, others = _hand(landlord), _hands(peasants, 1, 3, "the spring question")
     for i, play in enumerate(line):
         play = (tuple(play[0]), play[1], play[2], play[3])
         assert min(_minus(rest, play[0])) >= 0, f"move {i}: {fmt(play[0])} not in {fmt(rest)}"
@@ -245,13 +246,6 @@ def check_spring_line(
             assert _safe(play, others, bans), f"move {i}: {play!r} can be beaten"
         rest = _minus(rest, play[0])
     assert not any(rest), f"the line leaves {fmt(rest)} in the landlord's hand"
-
-
-def _start(hands: Sequence[Sequence[int]]) -> tuple[Hand, ...]:
-    start = tuple(_hand(h) for h in hands)
-    if not 2 <= len(start) <= 4:
-        raise ValueError("a position needs 2..4 hands")
-    return start
 
 
 def minimax(
@@ -264,38 +258,9 @@ def minimax(
     """Open-hand game value: True iff the landlord (player 0) wins against any defence
     by the peasants (players 1.., cooperating)."""
     bans = _bans(bans)
-    start = _start(hands)
-    n = len(start)
-    if not all(any(h) for h in start):
-        return not any(start[0])  # already over: landlord out wins, a peasant out loses
-
-    @functools.cache
-    def value(hs: tuple[Hand, ...], mover: int, tab: Play | None, who: int | None) -> bool:
-        hand = hs[mover]
-        options = [p for p in _all_plays(hand, bans) if tab is None or beats(p, tab)]
-        # Bigger plays first: only an ordering, so that any()/all() stop early.
-        options.sort(key=lambda p: (-sum(p[0]), p))
-        nxt = (mover + 1) % n
-
-        def outcomes() -> Iterable[bool]:
-            for p in options:
-                left = _minus(hand, p[0])
-                if not any(left):
-                    yield mover == 0
-                    continue
-                yield step(hs[:mover] + (left,) + hs[mover + 1 :], nxt, p, mover)
-            if tab is not None:  # a pass only when something is on the table
-                yield step(hs, nxt, tab, who)
-
-        return any(outcomes()) if mover == 0 else all(outcomes())
-
-    def step(hs: tuple[Hand, ...], mover: int, tab: Play | None, who: int | None) -> bool:
-        if tab is not None and who == mover:  # all the others passed: free lead
-            tab, who = None, None
-        return value(hs, mover, tab, who)
-
+    start = _hands(hands, 2, 4, "a position")
     table = None if table is None else (tuple(table[0]), table[1], table[2], table[3])
-    return step(start, to_move, table, owner)
+    return game_wins(start, to_move, table, owner, lambda h: _all_plays(h, bans), beats)
 
 
 def replay(
@@ -309,7 +274,7 @@ def replay(
     """Replay ``line`` (plays, None for a pass) from the position, checking every move;
     1 if it ends with the landlord out, 0 with a peasant out."""
     bans = _bans(bans)
-    hs = list(_start(hands))
+    hs = list(_hands(hands, 2, 4, "a position"))
     if not all(any(h) for h in hs):
         assert not line, "the game is already over"
         return int(not any(hs[0]))
