@@ -202,7 +202,8 @@ def _search_limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
         default=64,
         show_default=True,
         metavar="MB",
-        help="Size of the search's transposition table.",
+        help="Size of the search's transposition table (a position of 36 cards or more "
+        "may add a proof-number table of half that).",
     )(f)
 
 

@@ -62,6 +62,8 @@ from solver.search import Searcher
 job = json.load(sys.stdin)
 searcher = Searcher(job["memory"], time_limit=job["time_limit"], node_limit=job["node_limit"])
 searcher.value(parse_position("L=3 P1=4"))  # loads the compiled kernels
+if "strategy" in Searcher.__init__.__code__.co_varnames:  # and the proof-number search's
+    Searcher(1, strategy="proof-number").value(parse_position("L=3456789TJQK P1=3456789TJQKA"))
 print(json.dumps(solver.__file__), flush=True)
 for name, spec in job["positions"]:
     pos = parse_position(spec)

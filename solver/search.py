@@ -39,6 +39,22 @@ the search needs to know of a hand (its best rank in every shape, which tells wh
 can answer a play; its reading as one play) is kept in a small cache keyed by the hand,
 since the same hands come back again and again.
 
+Positions of :data:`PROOF_FROM` cards or more are searched by two searches in turns.
+Depth first, a wrong first choice at one node (a move that looks good and takes a huge
+tree to refute) holds the whole search up; in a whole deal, where a lead has hundreds
+of moves, that is often what decides its cost. So after :data:`FIRST_BUDGET` nodes the
+depth-first search hands over to a depth-first proof-number search (df-pn, Nagai; with
+the "1 + epsilon" thresholds of Pawlewicz and Lew), :func:`prove`, which always works on
+the move whose proof looks cheapest and switches as soon as another looks cheaper. Each
+gets the same budget of nodes, doubled after every pair of turns, until one of them
+answers; each resumes from what its table kept (settled positions are shared: both
+read and write the value table), so the pair costs at most about twice the better of
+the two. On whole deals they answer different positions: each answers some the other
+does not within a minute. Within the proof-number search, positions of
+:data:`PROOF_LEAF` cards or fewer go to the depth-first search, which is faster there.
+The proof-number search keeps its open positions' numbers in a table of its own (half
+the value table's size, made when first needed).
+
 The search is deterministic: the same position gives the same answer, line and node
 count every time. Limits (nodes, time, the size of the move stack) stop it with
 "unknown", never with a wrong answer; the table's size is fixed, so memory never grows.
@@ -51,7 +67,7 @@ import signal
 import threading
 import time
 from collections import namedtuple
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -106,12 +122,17 @@ from .table import (
     ENTRY_WORDS,
     GENERATIONS,
     GOAL_SHIFT,
+    NUMBER_BITS,
+    NUMBER_MASK,
+    PROOF_WORDS,
     WIDE_ENTRY_WORDS,
     Key,
     fold,
     new_table,
     probe,
+    probe_numbers,
     store,
+    store_numbers,
     table_key,
     wipe,
 )
@@ -162,6 +183,15 @@ ARENA = 1 << 19  # moves on the path from the root, all nodes together
 #: no more and costs time (its lookups miss the caches).
 DEFAULT_MEMORY_MB = 64
 BATCH = 64  # children looked up in the table together
+FIRST_BUDGET = 1 << 21  # the depth-first search's nodes before the proof-number search's turn
+PROOF_FROM = 36  # positions of this many cards or more are searched by both searches
+PROOF_LEAF = 20  # within the proof-number search, positions this small are searched depth first
+INFINITE = NUMBER_MASK  # a proof or disproof number: settled
+PROVED = INFINITE << NUMBER_BITS  # numbers words: proved, disproved, stopped by a limit
+DISPROVED = INFINITE
+STOPPED = INFINITE | INFINITE << NUMBER_BITS
+OWN, OPEN = 1, 2  # a move's flags in the arena: his own side moves next; not yet looked up
+EPSILON_SHIFT = 2  # the best move is searched until its number passes 1 + 1/4 of the next
 TIME_CHECK = 4095  # look at the clock every 4096 nodes
 
 
@@ -169,7 +199,9 @@ class Buffers:
     """The search's arrays, held here for the kernels."""
 
     def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB) -> None:
+        self.memory_mb = memory_mb
         self.table = new_table(memory_mb)
+        self._proofs: np.ndarray | None = None
         self.arena = np.full((A_ROWS, ARENA), 0, np.int64)
         self.scratch = np.zeros((X_ROWS, SORT_KEYS + 1), np.int64)
         self.scratch[X_MINR] = NONE  # see mark_answers
@@ -179,6 +211,21 @@ class Buffers:
     @property
     def stats(self) -> np.ndarray:
         return self.scratch[X_STATS]
+
+    def proofs(self) -> np.ndarray:
+        """The proof-number search's table, half the size of the value table's, made
+        when a position first needs it."""
+        if self._proofs is None:
+            self._proofs = new_table(self.memory_mb / 2, PROOF_WORDS)
+        return self._proofs
+
+    def wipe(self) -> None:
+        """Mark every table entry and hand fact empty (when the questions' numbers run
+        out)."""
+        wipe(self.table)
+        if self._proofs is not None:
+            wipe(self._proofs)
+        self.facts[:, F_GENERATION] = 0
 
     def context(self, players: int, rules: np.ndarray, deadline: float) -> Context:
         return Context(
@@ -275,62 +322,24 @@ def search(node, key, ctx):
     """
     stats = ctx.scratch[X_STATS]
     nodes = stats[C_NODES] + 1
-    stats[C_NODES] = nodes
-    limit = stats[C_NODE_LIMIT]
-    if limit and nodes > limit:
-        stats[C_ABORT] = ABORT_NODES
-    elif nodes & TIME_CHECK == 0 and _deadline_passed(ctx.deadline):
-        stats[C_ABORT] = ABORT_TIME
-    if stats[C_ABORT]:
-        return UNKNOWN
-    if node.goal != PLAIN:
-        done = settled(node.goal, node.hand0, node.hand1, node.hand2)
-        if done != UNKNOWN:
-            return done
-    generation = stats[C_GENERATION]
-    known = probe(key, ctx.tt, generation)
-    if known != UNKNOWN:
-        stats[C_HITS] += 1
+    known, n, wholes = _open(node, key, nodes, np.int64(3), ctx)  # (typed: one signature)
+    if n == 0:
         return known
+    generation = stats[C_GENERATION]
     mover = node.mover
     mine = WIN if mover == 0 else LOSS  # the mover's side winning
     base = stats[C_TOP]
     arena = ctx.arena
-    if base + 3 * MAX_MOVES + 1 > arena.shape[1]:
-        stats[C_ABORT] = ABORT_ARENA
-        return UNKNOWN
-    n, wholes = _expand(node, base, ctx)
-    if n == NO_ROOM:
-        stats[C_ABORT] = ABORT_ARENA
-        return UNKNOWN
-    if n < 0:
-        value = mine if n == QUICK_WIN else 1 - mine
-        store(key, value, stats[C_NODES] - nodes + 1, ctx.tt, generation)
-        return value
     stats[C_TOP] = base + 3 * n  # the moves, then their children's keys
     players = ctx.players
     hand = _hand(node, mover)
     # a child the table already knows to be a win for the mover settles the node
     value = mine if _known_child(node, mine, base, n, ctx) == mine else 1 - mine
     for i in range(base, base + n if value != mine else base):
-        if arena[A_CARDS, i] == hand:  # going out: the game's end
-            if out_value(node.goal, mover, arena[A_METAS, i]) == mine:
-                value = mine
-                break
-            continue
         child = _child(node, players, arena, i)
-        if child.mover != mover:  # the next to move goes out at once? (no node needed)
-            steps = child.mover - mover  # turns after the mover
-            steps += players if steps < 0 else 0
-            whole = (wholes >> (WHOLE_BITS * (steps - 1))) & WHOLE_MASK
-            if whole and (child.table == 0 or beats(whole, child.table)):
-                theirs = WIN if child.mover == 0 else LOSS
-                if out_value(child.goal, child.mover, whole) == theirs:  # his side's best
-                    if theirs == mine:
-                        value = mine
-                        break
-                    continue
-        v = search(child, _child_key(arena, i + n, n, players), ctx)
+        v = _without_node(node, child, hand, arena[A_CARDS, i], arena[A_METAS, i], wholes, players)
+        if v == UNKNOWN:
+            v = search(child, _child_key(arena, i + n, n, players), ctx)
         if v == UNKNOWN or v == mine:
             value = v
             break
@@ -339,6 +348,228 @@ def search(node, key, ctx):
         return UNKNOWN
     store(key, value, stats[C_NODES] - nodes + 1, ctx.tt, generation)
     return value
+
+
+@kernel
+def prove_root(node, ctx, pt, leaf):
+    """:func:`prove` from a node whose table key is still to be worked out, until it is
+    proved or disproved (or a limit stops it): WIN, LOSS or UNKNOWN."""
+    key = table_key(node.hand0, node.hand1, node.hand2, node.hand3, _info(node), ctx.tt.shape[0])
+    if _cards_in_play(node) <= leaf:
+        return search(node, key, ctx)
+    infinite = np.int64(INFINITE)  # (a bare INFINITE would compile prove once more)
+    numbers = prove(node, key, infinite, infinite, ctx, pt, leaf)
+    if ctx.scratch[X_STATS, C_ABORT]:
+        return UNKNOWN
+    mine = WIN if node.mover == 0 else LOSS
+    return mine if numbers == PROVED else 1 - mine
+
+
+@kernel
+def prove(node, key, proof_limit, disproof_limit, ctx, pt, leaf):
+    """Depth-first proof-number search (df-pn) of a node: its numbers word (the proof
+    number of a win for the mover's side, and the disproof number; see
+    :mod:`solver.table`), searched until one reaches its limit or the node is settled.
+
+    A node of ``leaf`` cards or fewer is settled by :func:`search`. Settled
+    nodes go to the value table, open ones with their numbers to the proof table
+    ``pt``. The moves' numbers are kept in the arena (rows cards and metas of columns
+    ``i + 3n``, as they count for the mover: towards his proof and his disproof; row keys
+    marks a move after which his own side moves)."""
+    stats = ctx.scratch[X_STATS]
+    generation = stats[C_GENERATION]
+    mine = WIN if node.mover == 0 else LOSS
+    if _cards_in_play(node) <= leaf:
+        v = search(node, key, ctx)
+        if v == UNKNOWN:
+            return STOPPED
+        return PROVED if v == mine else DISPROVED
+    nodes = stats[C_NODES] + 1
+    known, n, wholes = _open(node, key, nodes, np.int64(4), ctx)
+    if n == 0:
+        return STOPPED if known == UNKNOWN else (PROVED if known == mine else DISPROVED)
+    tt = ctx.tt
+    base = stats[C_TOP]
+    arena = ctx.arena
+    stats[C_TOP] = base + 4 * n
+    players = ctx.players
+    won = _open_moves(node, mine, base, n, wholes, ctx, pt)
+    proof = disproof = 0
+    while not won:
+        proof, second, best, disproof = INFINITE, INFINITE, base, 0
+        for i in range(base, base + n):  # the best move, and the runner-up's number
+            a = arena[A_CARDS, i + 3 * n]
+            if a < proof:
+                proof, second, best = a, proof, i
+            elif a < second:
+                second = a
+            disproof = min(INFINITE - 1, disproof + arena[A_METAS, i + 3 * n])
+        if proof == 0 or proof >= proof_limit or disproof >= disproof_limit or stats[C_ABORT]:
+            break
+        c = best + 3 * n
+        # the best move's limits: until it is no longer the best (with room to spare: the
+        # "1 + epsilon" of Pawlewicz and Lew, so that two close moves do not seesaw), or
+        # the node's disproof number reaches its limit
+        limit_a = min(proof_limit, second + (second >> EPSILON_SHIFT) + 1)
+        limit_b = min(INFINITE, disproof_limit - disproof + arena[A_METAS, c])
+        child = _child(node, players, arena, best)
+        k = _child_key(arena, best + n, n, players)
+        own = arena[A_KEYS, c] & OWN != 0
+        if own:
+            numbers = prove(child, k, limit_a, limit_b, ctx, pt, leaf)
+        else:
+            numbers = prove(child, k, limit_b, limit_a, ctx, pt, leaf)
+        _keep_numbers(arena, c, numbers, own)
+    stats[C_TOP] = base
+    if stats[C_ABORT]:
+        return STOPPED
+    work = stats[C_NODES] - nodes + 1
+    if won or proof == 0:
+        store(key, mine, work, tt, generation)
+        return PROVED
+    if disproof == 0:
+        store(key, 1 - mine, work, tt, generation)
+        return DISPROVED
+    store_numbers(key, proof | disproof << NUMBER_BITS, work, pt, generation)
+    return proof | disproof << NUMBER_BITS
+
+
+@kernel
+def _open_moves(node, mine, base, n, wholes, ctx, pt):
+    """Whether a move of the mover's is known to win for him; if none is, each move's
+    numbers for the mover in the arena (see :func:`prove`): settled, as the proof table
+    has them, or guessed from the move's place in the order and the room of the player
+    to move after it (a free lead: about as many moves as cards). The moves' keys go to
+    the arena as for :func:`_known_child`, and the lookups go in passes over all the
+    moves, so that they wait for memory together."""
+    arena, tt = ctx.arena, ctx.tt
+    generation = ctx.scratch[X_STATS, C_GENERATION]
+    players = ctx.players
+    hand = _hand(node, node.mover)
+    for i in range(base, base + n):
+        c, j = i + 3 * n, i + n
+        child = _child(node, players, arena, i)
+        k = table_key(child.hand0, child.hand1, child.hand2, child.hand3, _info(child), tt.shape[0])
+        arena[A_CARDS, j], arena[A_METAS, j], arena[A_KEYS, j] = k.hand0, k.hand1, k.hand2
+        arena[A_CARDS, j + n], arena[A_METAS, j + n], arena[A_KEYS, j + n] = (
+            k.info,
+            k.bucket,
+            k.hand3,
+        )
+        own = (child.mover == 0) == (node.mover == 0)
+        v = _without_node(node, child, hand, arena[A_CARDS, i], arena[A_METAS, i], wholes, players)
+        if v == mine:
+            return True
+        arena[A_KEYS, c] = OWN if own else 0
+        if v != UNKNOWN:
+            arena[A_CARDS, c], arena[A_METAS, c] = INFINITE, 0
+            continue
+        arena[A_KEYS, c] |= OPEN
+        later = i - base
+        room = size_of(_hand(child, child.mover)) if child.table == 0 else 2
+        if own:
+            arena[A_CARDS, c], arena[A_METAS, c] = 1 + later, room
+        else:
+            arena[A_CARDS, c], arena[A_METAS, c] = room + later, 1
+    for i in range(base, base + n):
+        c = i + 3 * n
+        if arena[A_KEYS, c] & OPEN:
+            v = probe(_child_key(arena, i + n, n, players), tt, generation)
+            if v == mine:
+                return True
+            if v != UNKNOWN:
+                arena[A_KEYS, c] ^= OPEN
+                arena[A_CARDS, c], arena[A_METAS, c] = INFINITE, 0
+    for i in range(base, base + n):
+        c = i + 3 * n
+        if arena[A_KEYS, c] & OPEN:
+            arena[A_KEYS, c] ^= OPEN
+            numbers = probe_numbers(_child_key(arena, i + n, n, players), pt, generation)
+            if numbers != 0:
+                _keep_numbers(arena, c, numbers, arena[A_KEYS, c] & OWN != 0)
+    return False
+
+
+@kernel
+def _keep_numbers(arena, c, numbers, own):
+    """Keep a move's numbers in column ``c`` of the arena as they count for the mover:
+    his side's numbers as they are, his opponents' swapped."""
+    proof, disproof = numbers & NUMBER_MASK, numbers >> NUMBER_BITS
+    if own:
+        arena[A_CARDS, c], arena[A_METAS, c] = proof, disproof
+    else:
+        arena[A_CARDS, c], arena[A_METAS, c] = disproof, proof
+
+
+@kernel
+def _cards_in_play(node):
+    return size_of(node.hand0 + node.hand1 + node.hand2 + node.hand3)
+
+
+@kernel
+def _open(node, key, nodes, columns, ctx):
+    """Count and open the node ``nodes`` (its table key ``key``): ``(value, 0, 0)`` when
+    its goal is settled, the table knows its value or an exact quick result settles it
+    (stored, then); ``(UNKNOWN, 0, 0)`` when a limit stops the search or the move stack
+    (``columns`` arena columns a move) is full; else ``(UNKNOWN, n, wholes)`` with its
+    ``n`` moves in the arena (see :func:`_expand`)."""
+    stats = ctx.scratch[X_STATS]
+    if _stopped(stats, nodes, ctx.deadline):
+        return UNKNOWN, 0, 0
+    if node.goal != PLAIN:
+        done = settled(node.goal, node.hand0, node.hand1, node.hand2)
+        if done != UNKNOWN:
+            return done, 0, 0
+    generation = stats[C_GENERATION]
+    known = probe(key, ctx.tt, generation)
+    if known != UNKNOWN:
+        stats[C_HITS] += 1
+        return known, 0, 0
+    base = stats[C_TOP]
+    if base + columns * MAX_MOVES + 1 > ctx.arena.shape[1]:
+        stats[C_ABORT] = ABORT_ARENA
+        return UNKNOWN, 0, 0
+    n, wholes = _expand(node, base, ctx)
+    if n == NO_ROOM:
+        stats[C_ABORT] = ABORT_ARENA
+        return UNKNOWN, 0, 0
+    if n < 0:
+        mine = WIN if node.mover == 0 else LOSS
+        value = mine if n == QUICK_WIN else 1 - mine
+        store(key, value, stats[C_NODES] - nodes + 1, ctx.tt, generation)
+        return value, 0, 0
+    return UNKNOWN, n, wholes
+
+
+@kernel
+def _stopped(stats, nodes, deadline):
+    """Count the node ``nodes``; whether a limit (nodes, the clock) or an earlier stop
+    ends the search (``stats[C_ABORT]`` says which)."""
+    stats[C_NODES] = nodes
+    limit = stats[C_NODE_LIMIT]
+    if limit and nodes > limit:
+        stats[C_ABORT] = ABORT_NODES
+    elif nodes & TIME_CHECK == 0 and _deadline_passed(deadline):
+        stats[C_ABORT] = ABORT_TIME
+    return stats[C_ABORT] != 0
+
+
+@kernel
+def _without_node(node, child, hand, play, meta, wholes, players):
+    """The value of a move that needs no node of its own, else UNKNOWN: the mover goes
+    out (the game's end), or the next to move goes out at once."""
+    mover = node.mover
+    if play == hand:
+        return out_value(node.goal, mover, meta)
+    if child.mover != mover:
+        steps = child.mover - mover  # turns after the mover
+        steps += players if steps < 0 else 0
+        whole = (wholes >> (WHOLE_BITS * (steps - 1))) & WHOLE_MASK
+        if whole and (child.table == 0 or beats(whole, child.table)):
+            theirs = WIN if child.mover == 0 else LOSS
+            if out_value(child.goal, child.mover, whole) == theirs:  # his side's best
+                return theirs
+    return UNKNOWN
 
 
 @kernel
@@ -632,6 +863,12 @@ class SearchStats:
     aborted: str | None = None
 
 
+#: How a :class:`Searcher` searches: "auto" (depth first; from :data:`PROOF_FROM` cards on,
+#: the two searches take turns, with budgets that double), "depth-first" alone, or
+#: "proof-number" alone (depth first below :data:`PROOF_LEAF` cards).
+STRATEGIES = ("auto", "depth-first", "proof-number")
+
+
 class Searcher:
     """Evaluates positions of one question after another with one transposition table."""
 
@@ -640,7 +877,14 @@ class Searcher:
         memory_mb: float = DEFAULT_MEMORY_MB,
         time_limit: float | None = None,
         node_limit: int | None = None,
+        strategy: str = "auto",
     ) -> None:
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown search strategy {strategy!r}: expected one of {STRATEGIES}")
+        self.strategy = strategy
+        #: the proof-number search's leaves: positions of at most this many cards, searched
+        #: depth first (0 in tests: the proof-number search down to the game's end)
+        self.proof_leaf = PROOF_LEAF
         self.memory_mb = memory_mb
         self.buffers = Buffers(memory_mb)
         _deadline_passed(0.0)  # its first call sets up object mode (about 40 ms): not mid-search
@@ -662,8 +906,7 @@ class Searcher:
         if self.buffers.table.shape[1] != words:  # four hands need a wider entry
             self.buffers.table = new_table(self.memory_mb, words)
         if self._generation > GENERATIONS:
-            wipe(self.buffers.table)
-            self.buffers.facts[:, F_GENERATION] = 0
+            self.buffers.wipe()
             self._generation = 1
         self._rules = rules
         self.stats = SearchStats()
@@ -684,12 +927,7 @@ class Searcher:
         if time.perf_counter() > self._deadline:
             self.stats.aborted = "time limit"
             return UNKNOWN
-        stats = self.buffers.stats
-        stats[:] = 0
-        self.buffers.scratch[X_SPRING] = 0  # the spring memo of another position's search
-        stats[C_GENERATION] = self._generation
-        stats[C_NODE_LIMIT] = max(0, self.node_limit - self.stats.nodes) if self.node_limit else 0
-        if self.node_limit and stats[C_NODE_LIMIT] == 0:
+        if self.node_limit and self.node_limit <= self.stats.nodes:
             self.stats.aborted = "node limit"
             return UNKNOWN
         h = [pack(x) for x in pos.hands] + [0] * (4 - pos.players)
@@ -704,12 +942,38 @@ class Searcher:
             h[3],
         )
         ctx = self.buffers.context(pos.players, pos.rules.array(), self._deadline)
+        both = self.strategy == "auto" and sum(len(h) for h in pos.hands) >= PROOF_FROM
+        budget = FIRST_BUDGET
+        leaf = np.int64(self.proof_leaf)
         with _interruptible():
-            v = search_root(node, ctx)
+            if self.strategy == "proof-number":
+                return self._run(ctx, 0, prove_root, node, ctx, self.buffers.proofs(), leaf)
+            v = self._run(ctx, budget if both else 0, search_root, node, ctx)
+            while v == UNKNOWN and self._budget_spent:
+                v = self._run(ctx, budget, prove_root, node, ctx, self.buffers.proofs(), leaf)
+                budget *= 2
+                if v == UNKNOWN and self._budget_spent:
+                    v = self._run(ctx, budget, search_root, node, ctx)
+        return v
+
+    def _run(self, ctx: Context, budget: int, search_kernel: Callable, *args: object) -> int:
+        """One search kernel from the root within ``budget`` nodes (0: no budget) and the
+        limits left; its counts added to the stats."""
+        stats = self.buffers.stats
+        stats[:] = 0
+        self.buffers.scratch[X_SPRING] = 0  # the spring memo of another position's search
+        stats[C_GENERATION] = self._generation
+        left = self.node_limit - self.stats.nodes if self.node_limit else 0
+        by_budget = budget and (not left or budget < left)  # the budget stops it first
+        stats[C_NODE_LIMIT] = budget if by_budget else left
+        v = search_kernel(*args)
         self.stats.nodes += int(stats[C_NODES])
         self.stats.hits += int(stats[C_HITS])
+        self._budget_spent = False
         self.stats.seconds = time.perf_counter() - self._started
-        if v == UNKNOWN:
+        if v == UNKNOWN and stats[C_ABORT] == ABORT_NODES and by_budget:
+            self._budget_spent = True  # not a limit: the other search's turn
+        elif v == UNKNOWN:
             self.stats.aborted = {
                 ABORT_NODES: "node limit",
                 ABORT_TIME: "time limit",

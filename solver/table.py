@@ -1,13 +1,16 @@
-"""The transposition table of the forced-win search, and the keys it files positions under.
+"""The transposition tables of the forced-win search, and the keys they file positions
+under.
 
-The table is a fixed array of buckets of :data:`BUCKET` entries. An entry is four int64
-words: the key's three hand words and its info word, laid out as below; a table for
-four hands has a fifth word, the fourth hand's. A key is the whole position (the packed
-hands, mover, owner, table play) in a canonical form that positions of the same value
-share (:func:`table_key`), so a hit is never a collision.
-Entries carry the number of their question, so that a new question starts from an
-empty table without wiping it; in a full bucket the entry that cost the fewest nodes
-to find is replaced.
+A table is a fixed array of buckets of :data:`BUCKET` entries. An entry of the value
+table is four int64 words: the key's three hand words and its info word, laid out as
+below; a table for four hands has a fifth word, the fourth hand's. The proof table
+(the proof-number search's, :data:`PROOF_WORDS`) has both, and a sixth word: a
+position's proof and disproof numbers, while it is still open (:func:`probe_numbers`).
+A key is the whole position (the packed hands, mover, owner, table play) in a canonical
+form that positions of the same value share (:func:`table_key`), so a hit is never a
+collision. Entries carry the number of their question, so that a new question starts
+from an empty table without wiping it; in a full bucket the entry that cost the fewest
+nodes to find is replaced.
 """
 
 from __future__ import annotations
@@ -22,9 +25,14 @@ from .movegen import size_of
 from .position import UNKNOWN
 
 # The words of an entry.
-E_HAND0, E_HAND1, E_HAND2, E_INFO, E_HAND3 = range(5)
+E_HAND0, E_HAND1, E_HAND2, E_INFO, E_HAND3, E_NUMBERS = range(6)
 ENTRY_WORDS = 4  # the words of an entry for up to three hands
 WIDE_ENTRY_WORDS = 5  # for four
+PROOF_WORDS = 6  # an entry of the proof table
+#: The numbers word of a proof-table entry: the proof number in the low half, the
+#: disproof number in the high half, each below 2**31.
+NUMBER_BITS = 32
+NUMBER_MASK = (1 << (NUMBER_BITS - 1)) - 1
 BUCKET = 4
 # The info word: the key's info (mover, table owner, table play; then which of its
 # places lie in chain runs, see table_key; then the goal, see solver.goal), then the
@@ -224,17 +232,8 @@ def store(key, value, work, tt, generation):
     """Remember a value that cost ``work`` nodes, replacing an entry of an earlier
     question or else the one that cost the fewest nodes (its weight: the bit length of
     its work)."""
-    weight = 0
-    while work:
-        work >>= 1
-        weight += 1
-    victim = key.bucket
-    for slot in range(key.bucket, key.bucket + BUCKET):
-        if (tt[slot, E_INFO] >> GENERATION_SHIFT) & GENERATION_MASK != generation:
-            victim = slot
-            break
-        if tt[slot, E_INFO] >> WEIGHT_SHIFT < tt[victim, E_INFO] >> WEIGHT_SHIFT:
-            victim = slot
+    weight = _bit_length(work)
+    victim = _victim(key.bucket, tt, generation)
     tt[victim, E_HAND0], tt[victim, E_HAND1], tt[victim, E_HAND2] = key.hand0, key.hand1, key.hand2
     if tt.shape[1] > ENTRY_WORDS:
         tt[victim, E_HAND3] = key.hand3
@@ -243,6 +242,67 @@ def store(key, value, work, tt, generation):
     )
 
 
+@kernel
+def _bit_length(work):
+    """An entry's weight: the bit length of the nodes it cost."""
+    weight = 0
+    while work:
+        work >>= 1
+        weight += 1
+    return weight
+
+
+@kernel
+def _victim(bucket, tt, generation):
+    """The entry of a bucket to replace: one of an earlier question, else the one that
+    cost the fewest nodes."""
+    victim = bucket
+    for slot in range(bucket, bucket + BUCKET):
+        if (tt[slot, E_INFO] >> GENERATION_SHIFT) & GENERATION_MASK != generation:
+            return slot
+        if tt[slot, E_INFO] >> WEIGHT_SHIFT < tt[victim, E_INFO] >> WEIGHT_SHIFT:
+            victim = slot
+    return victim
+
+
 def wipe(tt: np.ndarray) -> None:
     """Mark every entry empty (when the questions' numbers run out)."""
     tt[:, E_INFO] = 0
+
+
+@kernel
+def _find(key, tt, generation):
+    """The slot holding ``key`` in a table with a fourth hand's word, or -1."""
+    wanted = generation << GENERATION_SHIFT | key.info
+    mask = INFO_MASK | GENERATION_MASK << GENERATION_SHIFT
+    bucket = key.bucket & (tt.shape[0] - 1)  # (the proof table may be the smaller)
+    for slot in range(bucket, bucket + BUCKET):
+        if tt[slot, E_INFO] & mask == wanted and tt[slot, E_HAND0] == key.hand0:
+            if tt[slot, E_HAND1] == key.hand1 and tt[slot, E_HAND2] == key.hand2:
+                if tt[slot, E_HAND3] == key.hand3:
+                    return slot
+    return -1
+
+
+@kernel
+def probe_numbers(key, pt, generation):
+    """The numbers word stored for an open position in this question, or 0 (none)."""
+    slot = _find(key, pt, generation)
+    return pt[slot, E_NUMBERS] if slot >= 0 else 0
+
+
+@kernel
+def store_numbers(key, numbers, work, pt, generation):
+    """Remember an open position's numbers word. Its weight is the bit length of the
+    most nodes one visit of it has cost (an open position is visited again and again,
+    each time with more room)."""
+    weight = _bit_length(work)
+    victim = _find(key, pt, generation)
+    if victim >= 0:
+        weight = max(weight, pt[victim, E_INFO] >> WEIGHT_SHIFT)
+    else:
+        victim = _victim(key.bucket & (pt.shape[0] - 1), pt, generation)
+    pt[victim, E_HAND0], pt[victim, E_HAND1], pt[victim, E_HAND2] = key.hand0, key.hand1, key.hand2
+    pt[victim, E_HAND3] = key.hand3
+    pt[victim, E_INFO] = key.info | generation << GENERATION_SHIFT | weight << WEIGHT_SHIFT
+    pt[victim, E_NUMBERS] = numbers

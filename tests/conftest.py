@@ -47,6 +47,21 @@ def shared_cases():
     return out
 
 
+#: The searches a reference test runs: the one users get, and the proof-number search alone
+#: down to the game's end (its leaves, where the depth-first search takes over, at 0 cards).
+STRATEGIES = ("auto", "proof-number")
+
+
+def make_searcher(strategy: str, memory_mb: float, **limits: float):
+    """A searcher of the given strategy (see STRATEGIES)."""
+    from solver.search import Searcher
+
+    searcher = Searcher(memory_mb=memory_mb, strategy=strategy, **limits)
+    if strategy == "proof-number":
+        searcher.proof_leaf = 0
+    return searcher
+
+
 @pytest.fixture()
 def in_tmp(tmp_path, monkeypatch):
     """A test's own empty working folder."""

@@ -8,6 +8,7 @@ named at once.
 
 from collections import Counter
 
+import pytest
 from conftest import DATA
 
 from solver.endgame import describe, parse_position
@@ -42,8 +43,11 @@ def test_the_file_holds_the_whole_mix():
         assert 100 <= seen[f] <= len(rows) - 100, (f, seen[f])
 
 
-def test_current_search_gives_every_recorded_answer():
-    searcher = Searcher(memory_mb=MEMORY_MB, node_limit=NODE_LIMIT)
+@pytest.mark.parametrize("strategy", ["auto", "proof-number"])
+def test_current_search_gives_every_recorded_answer(strategy):
+    """Both searches: the proof-number one on every node of more than its leaf's cards
+    (20), which most of these positions have."""
+    searcher = Searcher(memory_mb=MEMORY_MB, node_limit=NODE_LIMIT, strategy=strategy)
     rows = recorded()
     wrong = []
     nodes = 0

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import reference_four as ref
 from click.testing import CliRunner
+from conftest import STRATEGIES, make_searcher
 
 from cli import main
 from solver.cards import DOUBLE_DECK, NUM_RANKS, pack, parse_hand
@@ -188,11 +189,12 @@ def random_position(rng: random.Random) -> tuple:
     return hands, to_move, table, owner
 
 
-def test_forced_wins_match_the_reference_and_lines_replay():
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_forced_wins_match_the_reference_and_lines_replay(strategy):
     """One, two and three cooperating peasants, either side to move, table plays: the
     answer is the reference minimax's, and every line replays move by move to it."""
     rng = random.Random(3)
-    searcher = Searcher(4)
+    searcher = make_searcher(strategy, 4)
     seen = set()
     for _ in range(300):
         hands, to_move, table, owner = random_position(rng)

@@ -57,6 +57,10 @@ def test_every_kernel_has_exactly_one_signature(shared_cases):
     solve_win(Searcher(memory_mb=1, time_limit=60), parse_position("L=45569TKA2 P1=4588TJKB"))
     for spec in ("L=3333KA P1=2", "L=45577 P1=35662 P2=42BR", "L=3445556JKA P1=348TJQ22"):
         solve_stake(Searcher(memory_mb=1, time_limit=60), parse_position(spec), History())
+    proof = Searcher(memory_mb=1, time_limit=60, strategy="proof-number")  # every node
+    proof.proof_leaf = 0
+    solve_win(proof, parse_position("L=45569TKA2 P1=4588TJKB P2=3377"))
+    solve_stake(proof, parse_position("L=3445556JKA P1=348TJQ22"), History())
     found = dict(kernels())
     assert len(found) >= 20
     for name, dispatcher in found.items():

@@ -5,7 +5,7 @@ import random
 
 import pytest
 import reference as ref
-from conftest import PUBLISHED, random_split
+from conftest import PUBLISHED, STRATEGIES, make_searcher, random_split
 from reference import replay
 
 from solver.cards import format_hand, pack, parse_hand
@@ -62,20 +62,22 @@ def agrees(searcher, hands, to_move, table, owner, bans=frozenset()):
     return True
 
 
+@pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("players", [2, 3])
-def test_agrees_with_reference_minimax(players):
+def test_agrees_with_reference_minimax(players, strategy):
     rng = random.Random(10 + players)
-    searcher = Searcher(memory_mb=4)
+    searcher = make_searcher(strategy, 4)
     for _ in range(250 if players == 2 else 150):
         agrees(searcher, *random_position(rng, players))
 
 
+@pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("players", [2, 3])
-def test_agrees_with_reference_where_bombs_abound(players):
+def test_agrees_with_reference_where_bombs_abound(players, strategy):
     """Hands dealt from a few ranks (bombs everywhere, the rocket often): the quick wins
     that take the lead back must give way to every bomb."""
     rng = random.Random(60 + players)
-    searcher = Searcher(memory_mb=1)
+    searcher = make_searcher(strategy, 1)
     checked = 0
     while checked < (50 if players == 2 else 80):
         ranks = (*rng.sample(range(13), 4), 13, 14)
@@ -114,12 +116,13 @@ def window_split(rng, sizes, lo, width):
     return random_split(rng, sizes, (*range(lo, min(lo + width, 12)), 12))
 
 
+@pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("players", [2, 3])
-def test_agrees_with_reference_on_chains_and_gaps(players):
+def test_agrees_with_reference_on_chains_and_gaps(players, strategy):
     """Positions rich in chains, where squeezing unheld ranks out of the table key
     (which must keep chains broken where they are broken) matters most."""
     rng = random.Random(40 + players)
-    searcher = Searcher(memory_mb=1)  # small: entries are replaced too
+    searcher = make_searcher(strategy, 1)  # small: entries are replaced too
     checked = 0
     while checked < (150 if players == 2 else 100):
         sizes = [rng.randint(3, 7 if players == 2 else 5) for _ in range(players)]

@@ -6,7 +6,7 @@ import random
 
 import pytest
 import reference as ref
-from conftest import random_split
+from conftest import STRATEGIES, make_searcher, random_split
 from test_search import random_position
 
 from solver.bench import stake_list
@@ -96,11 +96,13 @@ def test_agrees_with_reference_value_minimax(players):
     assert {1, 2, -1, -2} <= values
 
 
+@pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("players", [2, 3])
-def test_agrees_with_reference_where_bombs_abound(players):
-    """Hands from a deck of few ranks, so that bombs and the rocket are common."""
+def test_agrees_with_reference_where_bombs_abound(players, strategy):
+    """Hands from a deck of few ranks, so that bombs and the rocket are common (the
+    goals of many doublings: each strategy)."""
     rng = random.Random(60 + players)
-    searcher = Searcher(memory_mb=4)
+    searcher = make_searcher(strategy, 4)
     values = set()
     for _ in range(60 if players == 2 else 40):
         sizes = [rng.randint(2, 7 if players == 2 else 5) for _ in range(players)]
