@@ -927,9 +927,6 @@ class Searcher:
         if time.perf_counter() > self._deadline:
             self.stats.aborted = "time limit"
             return UNKNOWN
-        if self.node_limit and self.node_limit <= self.stats.nodes:
-            self.stats.aborted = "node limit"
-            return UNKNOWN
         h = [pack(x) for x in pos.hands] + [0] * (4 - pos.players)
         node = Node(
             h[0],
@@ -959,6 +956,10 @@ class Searcher:
     def _run(self, ctx: Context, budget: int, search_kernel: Callable, *args: object) -> int:
         """One search kernel from the root within ``budget`` nodes (0: no budget) and the
         limits left; its counts added to the stats."""
+        self._budget_spent = False
+        if self.node_limit and self.stats.nodes >= self.node_limit:  # (a turn may end on it)
+            self.stats.aborted = "node limit"
+            return UNKNOWN
         stats = self.buffers.stats
         stats[:] = 0
         self.buffers.scratch[X_SPRING] = 0  # the spring memo of another position's search
@@ -969,7 +970,6 @@ class Searcher:
         v = search_kernel(*args)
         self.stats.nodes += int(stats[C_NODES])
         self.stats.hits += int(stats[C_HITS])
-        self._budget_spent = False
         self.stats.seconds = time.perf_counter() - self._started
         if v == UNKNOWN and stats[C_ABORT] == ABORT_NODES and by_budget:
             self._budget_spent = True  # not a limit: the other search's turn

@@ -67,10 +67,13 @@ def test_turns_are_taken_and_their_nodes_counted(short_turns):
         assert searcher.stats.aborted is None  # a turn's end is no limit
         runs.append(searcher.stats.nodes)
     assert runs[0] == runs[1]
-    limited = Searcher(MEMORY_MB, node_limit=runs[0] - 1)
-    limited.start(pos.rules)
-    assert limited.value(pos) == UNKNOWN and limited.stats.aborted == "node limit"
-    assert limited.stats.nodes <= runs[0]
+    # a limit one below the answer, and one where a turn ends (it counts one node more
+    # than its budget: the node that found the budget spent)
+    for limit in (runs[0] - 1, SMALL_BUDGET + 1):
+        limited = Searcher(MEMORY_MB, node_limit=limit)
+        limited.start(pos.rules)
+        assert limited.value(pos) == UNKNOWN and limited.stats.aborted == "node limit"
+        assert limited.stats.nodes <= limit + 1, limit
 
 
 def test_proof_number_search_is_deterministic_and_stops_at_limits():
