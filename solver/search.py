@@ -503,6 +503,7 @@ def _keep_numbers(arena, c, numbers, own):
 
 @kernel
 def _cards_in_play(node):
+    """The cards in all the node's hands."""
     return size_of(node.hand0 + node.hand1 + node.hand2 + node.hand3)
 
 
@@ -944,22 +945,22 @@ class Searcher:
         leaf = np.int64(self.proof_leaf)
         with _interruptible():
             if self.strategy == "proof-number":
-                return self._run(ctx, 0, prove_root, node, ctx, self.buffers.proofs(), leaf)
-            v = self._run(ctx, budget if both else 0, search_root, node, ctx)
-            while v == UNKNOWN and self._budget_spent:
-                v = self._run(ctx, budget, prove_root, node, ctx, self.buffers.proofs(), leaf)
+                return self._run(0, prove_root, node, ctx, self.buffers.proofs(), leaf)[0]
+            v, spent = self._run(budget if both else 0, search_root, node, ctx)
+            while spent:  # the proof-number search's turn, then the depth-first one's
+                v, spent = self._run(budget, prove_root, node, ctx, self.buffers.proofs(), leaf)
                 budget *= 2
-                if v == UNKNOWN and self._budget_spent:
-                    v = self._run(ctx, budget, search_root, node, ctx)
+                if spent:
+                    v, spent = self._run(budget, search_root, node, ctx)
         return v
 
-    def _run(self, ctx: Context, budget: int, search_kernel: Callable, *args: object) -> int:
+    def _run(self, budget: int, search_kernel: Callable, *args: object) -> tuple[int, bool]:
         """One search kernel from the root within ``budget`` nodes (0: no budget) and the
-        limits left; its counts added to the stats."""
-        self._budget_spent = False
+        limits left, its counts added to the stats: its value, and whether it stopped
+        for its budget alone (the other search's turn, then)."""
         if self.node_limit and self.stats.nodes >= self.node_limit:  # (a turn may end on it)
             self.stats.aborted = "node limit"
-            return UNKNOWN
+            return UNKNOWN, False
         stats = self.buffers.stats
         stats[:] = 0
         self.buffers.scratch[X_SPRING] = 0  # the spring memo of another position's search
@@ -972,14 +973,14 @@ class Searcher:
         self.stats.hits += int(stats[C_HITS])
         self.stats.seconds = time.perf_counter() - self._started
         if v == UNKNOWN and stats[C_ABORT] == ABORT_NODES and by_budget:
-            self._budget_spent = True  # not a limit: the other search's turn
-        elif v == UNKNOWN:
+            return UNKNOWN, True  # not a limit
+        if v == UNKNOWN:
             self.stats.aborted = {
                 ABORT_NODES: "node limit",
                 ABORT_TIME: "time limit",
                 ABORT_ARENA: "move stack full",
             }[int(stats[C_ABORT])]
-        return int(v)
+        return int(v), False
 
     def moves(self, pos: Position) -> list[Move | None]:
         """The mover's legal moves (None is a pass): longer plays first, a pass last."""

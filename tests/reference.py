@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 LETTERS = "3456789TJQKA2BR"
@@ -128,28 +128,33 @@ def _all_plays(hand: Hand, bans: frozenset[str]) -> frozenset[Play]:
             for a, b in itertools.combinations(pairs, 2):
                 add("quad+pairs", r, 1, [(r, 4), (a, 2), (b, 2)])
     # 6 chain (5..12 singles), 7 pair chain (3+ pairs), 8-10 planes (2+ trios).
+    for kind, lo, hi, body in chain_runs(hand):
+        n = hi - lo + 1
+        add(kind, hi, n, body)
+        if kind != "plane":
+            continue
+        # Kickers: distinct ranks, none a trio rank of the chain.
+        others = [k for k in range(15) if not lo <= k <= hi]
+        singles = [k for k in others if hand[k] >= 1]
+        for ks in itertools.combinations(singles, n):
+            if not (BLACK in ks and RED in ks):
+                add("plane+singles", hi, n, body + [(k, 1) for k in ks])
+        pairs = [k for k in others if k < BLACK and hand[k] >= 2]
+        for ks in itertools.combinations(pairs, n):
+            add("plane+pairs", hi, n, body + [(k, 2) for k in ks])
+    return frozenset(out)
+
+
+def chain_runs(hand: Sequence[int]) -> Iterator[tuple[str, int, int, list[tuple[int, int]]]]:
+    """Every chain, pair chain and plane (without kickers) the hand holds, as (kind,
+    lowest rank, highest rank, [(rank, count), ...]): the same rule in both games."""
     for kind, need, min_len in (("chain", 1, 5), ("pair-chain", 2, 3), ("plane", 3, 2)):
         for lo in CHAIN_RANKS:
             for hi in range(lo, CHAIN_RANKS[-1] + 1):
                 if hand[hi] < need:
                     break
-                n = hi - lo + 1
-                if n < min_len:
-                    continue
-                body = [(x, need) for x in range(lo, hi + 1)]
-                add(kind, hi, n, body)
-                if kind != "plane":
-                    continue
-                # Kickers: distinct ranks, none a trio rank of the chain.
-                others = [k for k in range(15) if not lo <= k <= hi]
-                singles = [k for k in others if hand[k] >= 1]
-                for ks in itertools.combinations(singles, n):
-                    if not (BLACK in ks and RED in ks):
-                        add("plane+singles", hi, n, body + [(k, 1) for k in ks])
-                pairs = [k for k in others if k < BLACK and hand[k] >= 2]
-                for ks in itertools.combinations(pairs, n):
-                    add("plane+pairs", hi, n, body + [(k, 2) for k in ks])
-    return frozenset(out)
+                if hi - lo + 1 >= min_len:
+                    yield kind, lo, hi, [(x, need) for x in range(lo, hi + 1)]
 
 
 def plays(hand: Sequence[int], bans: Iterable[str] = frozenset()) -> set[Play]:

@@ -42,7 +42,7 @@ import functools
 import itertools
 from collections.abc import Iterable, Sequence
 
-from reference import _minus, _vec, fmt, game_wins  # rules-free: notation, game flow
+from reference import _minus, _vec, chain_runs, fmt, game_wins  # notation, game flow, chains
 
 LETTERS = "3456789TJQKA2BR"
 KINDS = frozenset(
@@ -61,7 +61,6 @@ KINDS = frozenset(
 )
 UNPLAYED = frozenset({"trio+single", "plane+singles", "quad+singles", "quad+pairs"})
 TWO, BLACK, RED = 12, 13, 14  # rank indices of the 2 and the jokers
-CHAIN_TOP = 11  # chains, pair chains and planes use ranks 0..11 (3..A) only
 LIMITS = (8,) * 13 + (2, 2)  # most cards of each rank one hand may hold
 DECK: tuple[int, ...] = LIMITS
 
@@ -126,20 +125,13 @@ def _all_plays(hand: Hand, bans: frozenset[str]) -> frozenset[Play]:
                     add("trio+pair", r, 1, [(r, 3), (k, 2)])
         for size in range(4, hand[r] + 1):
             add("bomb", r, size - 3, [(r, size)])
-    for kind, need, min_len in (("chain", 1, 5), ("pair-chain", 2, 3), ("plane", 3, 2)):
-        for lo in range(CHAIN_TOP + 1):
-            for hi in range(lo, CHAIN_TOP + 1):
-                if hand[hi] < need:
-                    break
-                n = hi - lo + 1
-                if n < min_len:
-                    continue
-                body = [(x, need) for x in range(lo, hi + 1)]
-                add(kind, hi, n, body)
-                if kind == "plane":  # kickers: n pairs of distinct non-trio ranks
-                    pairs = [k for k in range(15) if not lo <= k <= hi and hand[k] >= 2]
-                    for ks in itertools.combinations(pairs, n):
-                        add("plane+pairs", hi, n, body + [(k, 2) for k in ks])
+    for kind, lo, hi, body in chain_runs(hand):
+        n = hi - lo + 1
+        add(kind, hi, n, body)
+        if kind == "plane":  # kickers: n pairs of distinct non-trio ranks
+            pairs = [k for k in range(15) if not lo <= k <= hi and hand[k] >= 2]
+            for ks in itertools.combinations(pairs, n):
+                add("plane+pairs", hi, n, body + [(k, 2) for k in ks])
     return frozenset(out)
 
 
