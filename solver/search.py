@@ -39,21 +39,26 @@ the search needs to know of a hand (its best rank in every shape, which tells wh
 can answer a play; its reading as one play) is kept in a small cache keyed by the hand,
 since the same hands come back again and again.
 
-Positions of :data:`PROOF_FROM` cards or more are searched by two searches in turns.
-Depth first, a wrong first choice at one node (a move that looks good and takes a huge
-tree to refute) holds the whole search up; in a whole deal, where a lead has hundreds
-of moves, that is often what decides its cost. So after :data:`FIRST_BUDGET` nodes the
-depth-first search hands over to a depth-first proof-number search (df-pn, Nagai; with
-the "1 + epsilon" thresholds of Pawlewicz and Lew), :func:`prove`, which always works on
-the move whose proof looks cheapest and switches as soon as another looks cheaper. Each
-gets the same budget of nodes, doubled after every pair of turns, until one of them
-answers; each resumes from what its table kept (settled positions are shared: both
-read and write the value table), so the pair costs at most about twice the better of
-the two. On whole deals they answer different positions: each answers some the other
-does not within a minute. Within the proof-number search, positions of
-:data:`PROOF_LEAF` cards or fewer go to the depth-first search, which is faster there.
-The proof-number search keeps its open positions' numbers in a table of its own (half
-the value table's size, made when first needed).
+Positions of :data:`PROOF_FROM` cards or more go to a depth-first proof-number search
+(df-pn, Nagai), :func:`prove`. Depth first, a wrong first choice at one node (a move
+that looks good and takes a huge tree to refute) holds the whole search up, and in a
+whole deal, where a lead has hundreds of moves, that is what decides its cost; the
+proof-number search always works on the move whose proof looks cheapest and switches
+when another looks cheaper. Its numbers:
+
+- a move not yet searched starts from a guess: its place in the move order, each place
+  down weighing :data:`PLACE_WEIGHT` (the order is right at most nodes), and the room
+  of the player to move after it;
+- the best move is searched until its number passes the next one's by half (the
+  "1 + epsilon" thresholds of Pawlewicz and Lew);
+- a node's disproof number is weak (Ueda et al.): its widest move's, plus one for every
+  other move still open, rather than their sum, which counts shared positions again and
+  again and grows with every level of a deep tree.
+
+Within it, positions of :data:`PROOF_LEAF` cards or fewer go to the depth-first search,
+which is faster there. Settled positions go to the value table, which both searches
+read and write; open ones keep their numbers in a table of their own (half the value
+table's size, made when first needed).
 
 The search is deterministic: the same position gives the same answer, line and node
 count every time. Limits (nodes, time, the size of the move stack) stop it with
@@ -110,7 +115,6 @@ from .ordering import (
     A_KEYS,
     A_METAS,
     A_ROWS,
-    RANK_BY_REST_FROM,
     SORT_KEYS,
     doublings_first,
     order_moves,
@@ -183,15 +187,18 @@ ARENA = 1 << 19  # moves on the path from the root, all nodes together
 #: no more and costs time (its lookups miss the caches).
 DEFAULT_MEMORY_MB = 64
 BATCH = 64  # children looked up in the table together
-FIRST_BUDGET = 1 << 21  # the depth-first search's nodes before the proof-number search's turn
-PROOF_FROM = 36  # positions of this many cards or more are searched by both searches
+PROOF_FROM = 36  # positions of this many cards or more go to the proof-number search
 PROOF_LEAF = 20  # within the proof-number search, positions this small are searched depth first
 INFINITE = NUMBER_MASK  # a proof or disproof number: settled
 PROVED = INFINITE << NUMBER_BITS  # numbers words: proved, disproved, stopped by a limit
 DISPROVED = INFINITE
 STOPPED = INFINITE | INFINITE << NUMBER_BITS
 OWN, OPEN = 1, 2  # a move's flags in the arena: his own side moves next; not yet looked up
-EPSILON_SHIFT = 2  # the best move is searched until its number passes 1 + 1/4 of the next
+EPSILON_SHIFT = 1  # the best move is searched until its number passes 1 + 1/2 of the next
+#: Added, for each place down the move order, to the first proof number of a move not
+#: yet searched (for the side to move): the order is usually right, so the search keeps
+#: to a move until its proof has grown well past the next move's guess.
+PLACE_WEIGHT = 64
 TIME_CHECK = 4095  # look at the clock every 4096 nodes
 
 
@@ -396,22 +403,32 @@ def prove(node, key, proof_limit, disproof_limit, ctx, pt, leaf):
     won = _open_moves(node, mine, base, n, wholes, ctx, pt)
     proof = disproof = 0
     while not won:
-        proof, second, best, disproof = INFINITE, INFINITE, base, 0
-        for i in range(base, base + n):  # the best move, and the runner-up's number
+        proof, second, best, widest, still_open = INFINITE, INFINITE, base, 0, 0
+        for i in range(base, base + n):  # the best move, the runner-up's number
             a = arena[A_CARDS, i + 3 * n]
             if a < proof:
                 proof, second, best = a, proof, i
             elif a < second:
                 second = a
-            disproof = min(INFINITE - 1, disproof + arena[A_METAS, i + 3 * n])
+            b = arena[A_METAS, i + 3 * n]
+            if b:
+                widest = max(widest, b)
+                still_open += 1
+        # the disproof number, weak: the widest move's, plus one for each other move not
+        # yet disproved (a sum would count the positions that moves share again and
+        # again, and grows with every level of a deep tree)
+        disproof = min(INFINITE - 1, widest + still_open - 1) if still_open else 0
         if proof == 0 or proof >= proof_limit or disproof >= disproof_limit or stats[C_ABORT]:
             break
         c = best + 3 * n
         # the best move's limits: until it is no longer the best (with room to spare: the
         # "1 + epsilon" of Pawlewicz and Lew, so that two close moves do not seesaw), or
-        # the node's disproof number reaches its limit
+        # the node's disproof number reaches its limit:
         limit_a = min(proof_limit, second + (second >> EPSILON_SHIFT) + 1)
-        limit_b = min(INFINITE, disproof_limit - disproof + arena[A_METAS, c])
+        # the node's disproof number reaches its limit when this move's reaches the
+        # limit less one for each other open move (at least one more than it has: a
+        # capped number never leaves the move without room)
+        limit_b = max(disproof_limit - (still_open - 1), arena[A_METAS, c] + 1)
         child = _child(node, players, arena, best)
         k = _child_key(arena, best + n, n, players)
         own = arena[A_KEYS, c] & OWN != 0
@@ -465,7 +482,7 @@ def _open_moves(node, mine, base, n, wholes, ctx, pt):
             arena[A_CARDS, c], arena[A_METAS, c] = INFINITE, 0
             continue
         arena[A_KEYS, c] |= OPEN
-        later = i - base
+        later = PLACE_WEIGHT * (i - base)
         room = size_of(_hand(child, child.mover)) if child.table == 0 else 2
         if own:
             arena[A_CARDS, c], arena[A_METAS, c] = 1 + later, room
@@ -758,9 +775,8 @@ def _expand(node, base, ctx):
     partner_owns = table != 0 and mover != 0 and node.owner != 0
     # the mover's opponents among the players after him, as bits like ``cannot``'s
     opponents = (1 << (players - 1)) - 1 if mover == 0 else 1 << (players - 1 - mover)
-    rank_by_rest = table == 0 and size_of(h0 + h1 + h2 + h3) >= RANK_BY_REST_FROM
     free, has_pass, by_key = table == 0, table != 0, scratch[X_BY_KEY]
-    order_moves(base, n, hand, rank_by_rest, free, has_pass, partner_owns, opponents, arena, by_key)
+    order_moves(base, n, hand, free, has_pass, partner_owns, opponents, arena, by_key)
     if bombs_first(goal, mover):
         doublings_first(base, n, arena)
     return n, whole_first | whole_second << WHOLE_BITS | whole_third << (2 * WHOLE_BITS)
@@ -864,9 +880,9 @@ class SearchStats:
     aborted: str | None = None
 
 
-#: How a :class:`Searcher` searches: "auto" (depth first; from :data:`PROOF_FROM` cards on,
-#: the two searches take turns, with budgets that double), "depth-first" alone, or
-#: "proof-number" alone (depth first below :data:`PROOF_LEAF` cards).
+#: How a :class:`Searcher` searches: "auto" (depth first; from :data:`PROOF_FROM` cards in
+#: play, the proof-number search), "depth-first" alone, or "proof-number" alone (depth
+#: first at :data:`PROOF_LEAF` cards or fewer).
 STRATEGIES = ("auto", "depth-first", "proof-number")
 
 
@@ -940,47 +956,40 @@ class Searcher:
             h[3],
         )
         ctx = self.buffers.context(pos.players, pos.rules.array(), self._deadline)
-        both = self.strategy == "auto" and sum(len(h) for h in pos.hands) >= PROOF_FROM
-        budget = FIRST_BUDGET
-        leaf = np.int64(self.proof_leaf)
         with _interruptible():
-            if self.strategy == "proof-number":
-                return self._run(0, prove_root, node, ctx, self.buffers.proofs(), leaf)[0]
-            v, spent = self._run(budget if both else 0, search_root, node, ctx)
-            while spent:  # the proof-number search's turn, then the depth-first one's
-                v, spent = self._run(budget, prove_root, node, ctx, self.buffers.proofs(), leaf)
-                budget *= 2
-                if spent:
-                    v, spent = self._run(budget, search_root, node, ctx)
-        return v
+            if self._proof_number(pos):
+                leaf = np.int64(self.proof_leaf)
+                return self._run(prove_root, node, ctx, self.buffers.proofs(), leaf)
+            return self._run(search_root, node, ctx)
 
-    def _run(self, budget: int, search_kernel: Callable, *args: object) -> tuple[int, bool]:
-        """One search kernel from the root within ``budget`` nodes (0: no budget) and the
-        limits left, its counts added to the stats: its value, and whether it stopped
-        for its budget alone (the other search's turn, then)."""
-        if self.node_limit and self.stats.nodes >= self.node_limit:  # (a turn may end on it)
+    def _proof_number(self, pos: Position) -> bool:
+        """Whether this searcher gives ``pos`` to the proof-number search."""
+        if self.strategy == "auto":
+            return sum(sum(h) for h in pos.hands) >= PROOF_FROM
+        return self.strategy == "proof-number"
+
+    def _run(self, search_kernel: Callable, *args: object) -> int:
+        """One search kernel from the root within the limits left, its counts added to
+        the stats: its value."""
+        if self.node_limit and self.stats.nodes >= self.node_limit:
             self.stats.aborted = "node limit"
-            return UNKNOWN, False
+            return UNKNOWN
         stats = self.buffers.stats
         stats[:] = 0
         self.buffers.scratch[X_SPRING] = 0  # the spring memo of another position's search
         stats[C_GENERATION] = self._generation
-        left = self.node_limit - self.stats.nodes if self.node_limit else 0
-        by_budget = budget and (not left or budget < left)  # the budget stops it first
-        stats[C_NODE_LIMIT] = budget if by_budget else left
+        stats[C_NODE_LIMIT] = self.node_limit - self.stats.nodes if self.node_limit else 0
         v = search_kernel(*args)
         self.stats.nodes += int(stats[C_NODES])
         self.stats.hits += int(stats[C_HITS])
         self.stats.seconds = time.perf_counter() - self._started
-        if v == UNKNOWN and stats[C_ABORT] == ABORT_NODES and by_budget:
-            return UNKNOWN, True  # not a limit
         if v == UNKNOWN:
             self.stats.aborted = {
                 ABORT_NODES: "node limit",
                 ABORT_TIME: "time limit",
                 ABORT_ARENA: "move stack full",
             }[int(stats[C_ABORT])]
-        return int(v), False
+        return int(v)
 
     def moves(self, pos: Position) -> list[Move | None]:
         """The mover's legal moves (None is a pass): longer plays first, a pass last."""

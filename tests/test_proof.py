@@ -1,24 +1,17 @@
-"""The proof-number search, and the two searches taking turns on large positions: the
-answers the depth-first search gives, lines replayed by the reference rules, children
-that agree with their root, determinism and limits. (The proof-number search against the
-reference minimax: the reference tests of test_search.py and test_stake.py, run with
-each strategy.)"""
+"""The proof-number search, and the choice between the two searches: the answers the
+depth-first search gives on large positions, lines replayed by the reference rules,
+children that agree with their root, determinism and limits. (The proof-number search
+against the reference minimax: the reference tests of test_search.py and test_stake.py,
+run with each strategy.)"""
 
 import pytest
 from reference import replay
 from test_consistency import CASES, deal
 
-import solver.search
 from solver.endgame import describe, parse_position, solve_win
-from solver.search import LOSS, UNKNOWN, WIN, Position, Searcher
+from solver.search import LOSS, PROOF_FROM, UNKNOWN, WIN, Position, Searcher
 
 MEMORY_MB = 8
-SMALL_BUDGET = 3000  # the depth-first search's first turn, so that both searches take turns
-
-
-@pytest.fixture()
-def short_turns(monkeypatch):
-    monkeypatch.setattr(solver.search, "FIRST_BUDGET", SMALL_BUDGET)
 
 
 @pytest.mark.parametrize(
@@ -26,11 +19,11 @@ def short_turns(monkeypatch):
     CASES,
     ids=[f"{p}p-{s}{'-bans' * bool(b)}" for p, s, b, _ in CASES],
 )
-def test_large_positions_answer_alike_in_turns_and_alone(players, seed, bans, answer, short_turns):
+def test_large_positions_answer_alike_by_every_strategy(players, seed, bans, answer):
     """Positions of 30-54 cards that the depth-first search answers (test_consistency):
-    the proof-number search alone and the two in turns give its answer, and lines that
-    replay to it; and the root's answer is the OR (or AND) of its children's, each found
-    by a proof-number search of its own."""
+    the proof-number search and the default give its answer, and lines that replay to
+    it; and the root's answer is the OR (or AND) of its children's, each found by a
+    proof-number search of its own."""
     pos = deal(players, seed, bans)
     where = describe(pos)
     for strategy in ("auto", "proof-number"):
@@ -52,28 +45,29 @@ def fresh_value(pos: Position) -> int:
     return searcher.value(pos)
 
 
-def test_turns_are_taken_and_their_nodes_counted(short_turns):
-    """A position the depth-first search needs more than its first turn for: the turns
-    add up to the nodes reported, the same every time; the node limit counts them all."""
-    pos = deal(3, 663)  # 41 cards: 175,765 nodes depth first
-    alone = Searcher(MEMORY_MB, strategy="depth-first")
-    alone.start(pos.rules)
-    assert alone.value(pos) == WIN and alone.stats.nodes > 4 * SMALL_BUDGET
-    runs = []
-    for _ in range(2):
-        searcher = Searcher(MEMORY_MB)
+@pytest.mark.parametrize(
+    "spec, proof",
+    [
+        ("L=3344556677899TTTJJQ2 P1=34578899QKKAAAA2B", True),  # two players, 37 cards
+        ("L=35566899TQKA P1=3378TTJQA2 P2=344478JKK2", False),  # three players, 32 cards
+        ("L=3557TJJQKKAA2R P1=3345699TJQK2 P2=466677789TJ2", True),  # 38 cards
+    ],
+)
+def test_the_default_searches_by_the_cards_in_play(spec, proof):
+    """The default gives positions of PROOF_FROM cards or more (whatever the number of
+    players) to the proof-number search and smaller ones to the depth-first search: it
+    searches as that strategy does, node for node; the other strategy agrees."""
+    pos = parse_position(spec)
+    assert (sum(map(sum, pos.hands)) >= PROOF_FROM) == proof
+    runs = {}
+    for strategy in ("auto", "proof-number", "depth-first"):
+        searcher = Searcher(MEMORY_MB, strategy=strategy)
         searcher.start(pos.rules)
-        assert searcher.value(pos) == WIN
-        assert searcher.stats.aborted is None  # a turn's end is no limit
-        runs.append(searcher.stats.nodes)
-    assert runs[0] == runs[1]
-    # a limit one below the answer, and one where a turn ends (it counts one node more
-    # than its budget: the node that found the budget spent)
-    for limit in (runs[0] - 1, SMALL_BUDGET + 1):
-        limited = Searcher(MEMORY_MB, node_limit=limit)
-        limited.start(pos.rules)
-        assert limited.value(pos) == UNKNOWN and limited.stats.aborted == "node limit"
-        assert limited.stats.nodes <= limit + 1, limit
+        runs[strategy] = (searcher.value(pos), searcher.stats.nodes)
+    chosen = "proof-number" if proof else "depth-first"
+    assert runs["auto"] == runs[chosen]
+    assert runs["proof-number"][1] != runs["depth-first"][1]  # the two can be told apart
+    assert {value for value, _ in runs.values()} == {runs["auto"][0]}
 
 
 def test_proof_number_search_is_deterministic_and_stops_at_limits():
