@@ -110,61 +110,61 @@ def _counting_pass(base, plays, out, shift, mask, cards, metas, keys, by_key):
         keys[base + i] = keys[out + i]
 
 
+#: One bit a rank, at the low bit of its four (the packing of :mod:`solver.cards`): all
+#: ranks, and the ranks that chains can use (3 to ace).
+RANK_BITS = sum(1 << (4 * r) for r in range(NUM_RANKS))
+CHAIN_BITS = sum(1 << (4 * r) for r in range(ACE + 1))
+JOKERS = 4 * (NUM_RANKS - 2)  # the black joker's four bits, the red one's next
+
+
 @kernel
 def _plays_needed(h):
     """A quick estimate of the plays a hand needs to go out (its "hand count"): chains
     of five or more singles, three or more pairs, two or more trios count one play;
-    each trio carries one loose single or pair; bombs and the rocket count one."""
-    plays = 0
-    loose = 0
-    trios = 0
-    run1 = run2 = run3 = 0
-    for r in range(NUM_RANKS + 1):
-        c = (h >> (4 * r)) & 15 if r < NUM_RANKS else 0
-        chainable = r <= ACE
-        # close the runs that end here
-        if not (chainable and c == 1):
-            if run1 >= 5:
-                plays += 1
-            else:
-                loose += run1
-            run1 = 0
-        if not (chainable and c == 2):
-            if run2 >= 3:
-                plays += 1
-            else:
-                loose += run2
-            run2 = 0
-        if not (chainable and c == 3):
-            if run3 >= 2:
-                plays += 1
-            else:
-                plays += run3
-            trios += run3
-            run3 = 0
-        if r == NUM_RANKS:
-            break
-        if c == 1:
-            if chainable:
-                run1 += 1
-            else:
-                loose += 1
-        elif c == 2:
-            if chainable:
-                run2 += 1
-            else:
-                loose += 1
-        elif c == 3:
-            if chainable:
-                run3 += 1
-            else:
-                plays += 1
-                trios += 1
-        elif c == 4:
-            plays += 1
-    if (h >> (4 * 13)) & 15 and (h >> (4 * 14)) & 15:
+    each trio carries one loose single or pair; bombs and the rocket count one.
+
+    Worked on all ranks at once, a bit a rank (it sorts every move of every node)."""
+    # the ranks of which the hand holds exactly 1, 2, 3 and 4 cards
+    ones, twos = _zero_ranks(h ^ RANK_BITS), _zero_ranks(h ^ 2 * RANK_BITS)
+    threes, fours = _zero_ranks(h ^ 3 * RANK_BITS), _zero_ranks(h ^ 4 * RANK_BITS)
+    singles, pairs, trios = ones & CHAIN_BITS, twos & CHAIN_BITS, threes & CHAIN_BITS
+    in_chains = singles & singles >> 4 & singles >> 8 & singles >> 12 & singles >> 16
+    single_chains = _starts(in_chains)
+    in_chains |= in_chains << 4 | in_chains << 8 | in_chains << 12 | in_chains << 16
+    loose = _count(singles & ~in_chains) + _count(ones & ~CHAIN_BITS)
+    in_pairs = pairs & pairs >> 4 & pairs >> 8
+    pair_chains = _starts(in_pairs)
+    in_pairs |= in_pairs << 4 | in_pairs << 8
+    loose += _count(pairs & ~in_pairs) + _count(twos & ~CHAIN_BITS)
+    in_planes = trios & trios >> 4
+    planes = _starts(in_planes)
+    in_planes |= in_planes << 4
+    plays = single_chains + pair_chains + planes + _count(trios & ~in_planes)
+    plays += _count(threes & ~CHAIN_BITS) + _count(fours)
+    if (h >> JOKERS) & 15 and (h >> (JOKERS + 4)) & 15:
         loose -= 1  # the two jokers go together
-    return plays + max(loose - trios, 0)
+    return plays + max(loose - _count(threes), 0)
+
+
+@kernel
+def _zero_ranks(x):
+    """The ranks whose four bits in ``x`` are all zero, a bit a rank."""
+    x |= x >> 1
+    x |= x >> 2
+    return ~x & RANK_BITS
+
+
+@kernel
+def _starts(bits):
+    """How many runs of consecutive ranks ``bits`` (a bit a rank) holds."""
+    return _count(bits & ~(bits << 4))
+
+
+@kernel
+def _count(bits):
+    """How many ranks ``bits`` (a bit a rank) holds: the multiplication sums every
+    rank's bit into the top rank's four bits (at most 15: no carry)."""
+    return (bits * RANK_BITS >> (4 * (NUM_RANKS - 1))) & 15
 
 
 @kernel
