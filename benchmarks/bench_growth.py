@@ -41,6 +41,7 @@ from solver.bench import (  # noqa: E402
     GROWTH_NODE_LIMIT,
     GROWTH_TIME_LIMIT,
     MEMORY_MB,
+    WARM_PROOF,
     Figure,
     GrowthLine,
     GrowthSet,
@@ -63,7 +64,7 @@ job = json.load(sys.stdin)
 searcher = Searcher(job["memory"], time_limit=job["time_limit"], node_limit=job["node_limit"])
 searcher.value(parse_position("L=3 P1=4"))  # loads the compiled kernels
 if "strategy" in Searcher.__init__.__code__.co_varnames:  # and the proof-number search's
-    Searcher(1, strategy="proof-number").value(parse_position("L=3456789TJQK P1=3456789TJQKA"))
+    Searcher(1, strategy="proof-number").value(parse_position(job["warm_proof"]))
 print(json.dumps(solver.__file__), flush=True)
 for name, spec in job["positions"]:
     pos = parse_position(spec)
@@ -115,6 +116,7 @@ def solve_in(
         "node_limit": args.node_limit,
         "time_limit": args.time_limit,
         "positions": positions,
+        "warm_proof": WARM_PROOF,
     }
     env = dict(os.environ, PYTHONPATH=str(tree))
     proc = subprocess.Popen(

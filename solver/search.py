@@ -423,11 +423,10 @@ def prove(node, key, proof_limit, disproof_limit, ctx, pt, leaf):
         c = best + 3 * n
         # the best move's limits: until it is no longer the best (with room to spare: the
         # "1 + epsilon" of Pawlewicz and Lew, so that two close moves do not seesaw), or
-        # the node's disproof number reaches its limit:
+        # the node's disproof number reaches its limit, which it does when this move's
+        # reaches the limit less one for each other open move (and at least one more
+        # than it has: a capped number never leaves the move without room)
         limit_a = min(proof_limit, second + (second >> EPSILON_SHIFT) + 1)
-        # the node's disproof number reaches its limit when this move's reaches the
-        # limit less one for each other open move (at least one more than it has: a
-        # capped number never leaves the move without room)
         limit_b = max(disproof_limit - (still_open - 1), arena[A_METAS, c] + 1)
         child = _child(node, players, arena, best)
         k = _child_key(arena, best + n, n, players)
