@@ -1,4 +1,5 @@
-"""Move ordering for the forced-win search, and the arena the moves live in.
+"""Move ordering for the forced-win search, the moves it can leave out, and the arena the
+moves live in.
 
 The arena holds the moves of every node on the path from the root, one column a move:
 its cards (packed), its meta, and a word of flags or sort keys. A node's moves are a
@@ -9,10 +10,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import ACE, NUM_RANKS
+from .cards import ACE, BLACK_JOKER, NUM_RANKS
 from .jit import kernel
 from .movegen import size_of
-from .rules import BOMB, ROCKET
+from .rules import (
+    BOMB,
+    PLANE_PAIRS,
+    PLANE_SINGLES,
+    QUAD_PAIRS,
+    QUAD_SINGLES,
+    ROCKET,
+    TRIO_PAIR,
+    TRIO_SINGLE,
+)
+from .table import chain_ranks
 
 # Rows of the arena.
 A_CARDS, A_METAS, A_KEYS, A_ROWS = 0, 1, 2, 3
@@ -209,3 +220,61 @@ def _move_forward(i, to, cards, metas, keys):
         metas[j] = metas[j - 1]
         keys[j] = keys[j - 1]
     cards[to], metas[to], keys[to] = c, m, k
+
+
+#: The kinds with single kickers, and those with pair kickers.
+SINGLE_KICKED = (1 << TRIO_SINGLE) | (1 << PLANE_SINGLES) | (1 << QUAD_SINGLES)
+PAIR_KICKED = (1 << TRIO_PAIR) | (1 << PLANE_PAIRS) | (1 << QUAD_PAIRS)
+#: One bit a rank at the low bit of its four (as RANK_BITS), for the ranks 3..2.
+NO_JOKERS = sum(1 << (4 * r) for r in range(BLACK_JOKER))
+
+
+@kernel
+def drop_dominated_kickers(hand, base, n, cards, metas):
+    """Leave out of the moves in ``base .. base + n`` (keeping their order) every play
+    with a kicker that a lower kicker would replace to the mover's gain; return how
+    many moves are left. Only for a mover who plays alone (the landlord, or either
+    player of two): a partner could need the lower card on the table.
+
+    A kicker rank is *free* when the hand holds exactly the kicker's width of it (one
+    card for a single, two for a pair), it is no joker, and no chain the hand could
+    ever form uses it. Of two plays that differ only in a free kicker, lower ``a`` in
+    one and higher ``b`` in the other, the first is at least as good: after it the
+    mover holds ``b`` where the other leaves him ``a``, and whatever he would later do
+    with ``a`` (a single or a kicker: nothing else uses it) he can do with ``b``, which
+    beats all that ``a`` beats; his opponents' answers are only fewer. So a play whose
+    free kickers are not the lowest free ranks its kind could take is left out.
+    """
+    zone = chain_ranks(hand)
+    # the ranks of which the hand holds exactly one card, and exactly two
+    singles = _zero_ranks(hand ^ RANK_BITS) & ~zone & NO_JOKERS
+    pairs = _zero_ranks(hand ^ 2 * RANK_BITS) & ~zone & NO_JOKERS
+    out = base
+    for i in range(base, base + n):
+        meta = metas[i]
+        kind = meta & 15
+        if (SINGLE_KICKED | PAIR_KICKED) >> kind & 1:
+            top = (meta >> 4) & 15
+            links = meta >> 8 if kind == PLANE_SINGLES or kind == PLANE_PAIRS else 1
+            main = 0  # the main part's ranks, all four bits of each
+            for r in range(top - links + 1, top + 1):
+                main |= 15 << (4 * r)
+            free = (singles if SINGLE_KICKED >> kind & 1 else pairs) & ~main
+            chosen = _ranks(cards[i] & ~main) & free
+            below = chosen  # the ranks up to the highest free kicker chosen
+            below |= below >> 4
+            below |= below >> 8
+            below |= below >> 16
+            below |= below >> 32
+            if free & ~chosen & below:  # a lower free rank is left over
+                continue
+        cards[out] = cards[i]
+        metas[out] = meta
+        out += 1
+    return out - base
+
+
+@kernel
+def _ranks(h):
+    """The ranks a packed hand holds, a bit a rank."""
+    return (h | h >> 1 | h >> 2 | h >> 3) & RANK_BITS

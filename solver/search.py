@@ -25,7 +25,9 @@ order:
    out counts only when it meets the goal, and a goal the bombs left in the hands
    cannot reach (or cannot exceed) is settled before anything else;
 3. the moves, ordered (:mod:`solver.ordering`; under a goal that wants two doublings or
-   more, the bombs and the rocket first). A play that the next player cannot beat
+   more, the bombs and the rocket first), without the plays whose kicker a lower one
+   would replace to the mover's gain, when he plays alone (the landlord, or either
+   player of two). A play that the next player cannot beat
    goes straight to the player after him (and on, if he cannot either): a forced pass
    costs no node;
 4. before searching any move, every move's position is looked up in the table: one
@@ -117,6 +119,7 @@ from .ordering import (
     A_ROWS,
     SORT_KEYS,
     doublings_first,
+    drop_dominated_kickers,
     order_moves,
 )
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
@@ -753,6 +756,8 @@ def _expand(node, base, ctx):
             # one card left to the opponent: he goes out on any play he can beat, so the
             # spring just tried was the mover's only way to win, and his side must win
             return QUICK_LOSS, 0
+    if mover == 0 or players == 2:  # after the spring tries, which need every kicker
+        n = drop_dominated_kickers(hand, base, n, cards, metas)
     if table != 0:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0

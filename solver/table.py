@@ -115,9 +115,9 @@ def table_key(h0, h1, h2, h3, info, entries):
     same value. (Measured on random positions of 16-44 cards: half the nodes of a key
     that only squeezes out the ranks nobody holds.)
     """
-    zone = _chain_ranks(h0) | _chain_ranks(h1) | _chain_ranks(h2)
+    zone = chain_ranks(h0) | chain_ranks(h1) | chain_ranks(h2)
     if h3:  # a fourth hand (its work apart: the classic game never pays for it)
-        zone |= _chain_ranks(h3)
+        zone |= chain_ranks(h3)
     table = (info & TABLE_PLAY_BITS) >> 4
     t = (table >> 4) & 15 if table else 15
     held = (h0 | h1 | h2 | h3) & ALL_RANKS
@@ -168,7 +168,7 @@ def table_key(h0, h1, h2, h3, info, entries):
 
 
 @kernel
-def _chain_ranks(h):
+def chain_ranks(h):
     """The ranks 3..A (one bit a field) of every chain the hand could ever form: its
     runs of five or more singles, three or more pairs, two or more trios."""
     m1 = (h | (h >> 1) | (h >> 2) | (h >> 3)) & RANK_BITS  # counts 1..8

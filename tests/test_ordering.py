@@ -1,9 +1,16 @@
-"""Move ordering: the hand count it sorts by, against a rank-by-rank count."""
+"""Move ordering: the hand count it sorts by, against a rank-by-rank count; the plays
+with dominated kickers it leaves out, and the dominance itself against the reference
+minimax."""
 
 import random
 
-from solver.cards import ACE, NUM_RANKS, pack
-from solver.ordering import _plays_needed
+import numpy as np
+import pytest
+
+from solver.cards import ACE, NUM_RANKS, format_hand, pack, parse_hand, unpack
+from solver.movegen import Move, leads
+from solver.ordering import _plays_needed, drop_dominated_kickers
+from tests import reference
 
 
 def runs(counts: list[int], c: int) -> list[int]:
@@ -49,3 +56,83 @@ def test_the_hand_count_is_the_rank_by_rank_count():
         ([2, 2, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0], 3),  # pairs chain, bomb, a 2
     ):
         assert hand_count(counts) == plays == _plays_needed(pack(counts)), counts
+
+
+def kept(hand: str) -> tuple[list[Move], set[str]]:
+    """The leads of ``hand``, and the ones drop_dominated_kickers keeps (as text)."""
+    moves = leads(parse_hand(hand))
+    cards = np.array([pack(m.cards) for m in moves], np.int64)
+    metas = np.array([m.meta for m in moves], np.int64)
+    n = drop_dominated_kickers(pack(parse_hand(hand)), 0, len(moves), cards, metas)
+    return moves, {format_hand(unpack(int(c))) for c in cards[:n]}
+
+
+@pytest.mark.parametrize(
+    "hand, stays, goes",
+    [
+        # free singles 5 and K, free pairs 88 and 99: the lowest of each goes with the trio
+        ("33358899K", {"3335", "3338", "3339", "33388"}, {"333K", "33399"}),
+        # 3-7 could make a chain, so none of them is free: every kicker stays
+        ("34567KKK", {"3KKK", "4KKK", "5KKK", "6KKK", "7KKK"}, set()),
+        # free singles 9, J, K: the trios take the 9, the plane the 9 and the J
+        (
+            "3334449JK",
+            {"3339", "4449", "3334449J", "3334", "3444"},
+            {"333J", "333K", "444J", "444K", "3334449K", "333444JK"},
+        ),
+        # a joker is never free
+        ("3335B", {"3335", "333B"}, set()),
+        # free pairs 55, 99, KK (no free single): the trio takes the 55 as a pair
+        ("3335599KK", {"33355", "3335", "3339", "333K"}, {"33399", "333KK"}),
+    ],
+)
+def test_only_the_lowest_free_kickers_stay(hand: str, stays: set[str], goes: set[str]) -> None:
+    moves, left = kept(hand)
+    every = {format_hand(m.cards) for m in moves}
+    assert stays <= left and stays <= every
+    assert goes <= every and not goes & left
+    assert left == every - goes  # nothing else is left out
+
+
+def test_a_dropped_lead_never_wins_where_the_lead_kept_for_it_loses() -> None:
+    """The dominance the search relies on, checked by the reference minimax: for every
+    lead left out, the same lead with its highest free kicker swapped for the lowest
+    free rank left over wins for the landlord whenever the dropped one does."""
+    rng = random.Random(11)
+    deck = [r for r in range(NUM_RANKS) for _ in range(4 if r < 13 else 1)]
+    checked = 0
+    while checked < 60:
+        rng.shuffle(deck)
+        landlord, peasant = [0] * NUM_RANKS, [0] * NUM_RANKS
+        for r in deck[:8]:
+            landlord[r] += 1
+        for r in deck[8:14]:
+            peasant[r] += 1
+        moves, left = kept(format_hand(tuple(landlord)))
+        for m in moves:
+            if format_hand(m.cards) in left:
+                continue
+            better = swapped(landlord, m)
+            after = {}
+            for play in (m.cards, better):
+                rest = tuple(a - b for a, b in zip(landlord, play, strict=True))
+                table = [p for p in reference.readings(play) if p[1] == m.kind][0]
+                after[play] = not any(rest) or reference.minimax(
+                    (rest, tuple(peasant)), 1, table, 0
+                )
+            assert after[better] or not after[m.cards], (landlord, peasant, m)
+            checked += 1
+
+
+def swapped(hand: list[int], move: Move) -> tuple[int, ...]:
+    """``move`` with its highest kicker of a rank held once swapped for the lowest such
+    rank it leaves in the hand (the lead drop_dominated_kickers keeps for it)."""
+    width = 2 if "pair" in move.kind else 1
+    main = {r for r, c in enumerate(move.cards) if c >= 3}
+    free = [r for r in range(13) if hand[r] == width and r not in main]
+    chosen = [r for r in free if move.cards[r] == width]
+    spare = [r for r in free if move.cards[r] == 0]
+    out = list(move.cards)
+    out[max(chosen)] -= width
+    out[min(spare)] += width
+    return tuple(out)
