@@ -6,11 +6,11 @@ import random
 
 import numpy as np
 import pytest
+import reference as ref
 
 from solver.cards import ACE, NUM_RANKS, format_hand, pack, parse_hand, unpack
 from solver.movegen import Move, leads
 from solver.ordering import _plays_needed, drop_dominated_kickers
-from tests import reference
 
 
 def runs(counts: list[int], c: int) -> list[int]:
@@ -116,10 +116,8 @@ def test_a_dropped_lead_never_wins_where_the_lead_kept_for_it_loses() -> None:
             after = {}
             for play in (m.cards, better):
                 rest = tuple(a - b for a, b in zip(landlord, play, strict=True))
-                table = [p for p in reference.readings(play) if p[1] == m.kind][0]
-                after[play] = not any(rest) or reference.minimax(
-                    (rest, tuple(peasant)), 1, table, 0
-                )
+                table = [p for p in ref.readings(play) if p[1] == m.kind][0]
+                after[play] = not any(rest) or ref.minimax((rest, tuple(peasant)), 1, table, 0)
             assert after[better] or not after[m.cards], (landlord, peasant, m)
             checked += 1
 
