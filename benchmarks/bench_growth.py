@@ -82,7 +82,7 @@ for line in sys.stdin:
         value = searcher.value(pos)
         seconds = time.perf_counter() - start
         answer = {1: "win", 0: "loss"}.get(int(value), "unknown")
-        best = min(best or seconds, seconds)
+        best = seconds if best is None else min(best, seconds)
         if answer == "unknown":  # a limit: once is enough
             break
     print(json.dumps([name, answer, best, searcher.stats.nodes]), flush=True)

@@ -222,9 +222,10 @@ def _move_forward(i, to, cards, metas, keys):
     cards[to], metas[to], keys[to] = c, m, k
 
 
-#: The kinds with single kickers, and those with pair kickers.
+#: The kinds with single kickers, those with pair kickers, and both (a bit a kind).
 SINGLE_KICKED = (1 << TRIO_SINGLE) | (1 << PLANE_SINGLES) | (1 << QUAD_SINGLES)
 PAIR_KICKED = (1 << TRIO_PAIR) | (1 << PLANE_PAIRS) | (1 << QUAD_PAIRS)
+KICKED = SINGLE_KICKED | PAIR_KICKED
 #: One bit a rank at the low bit of its four (as RANK_BITS), for the ranks 3..2.
 NO_JOKERS = sum(1 << (4 * r) for r in range(BLACK_JOKER))
 
@@ -253,7 +254,7 @@ def drop_dominated_kickers(hand, base, n, cards, metas):
     for i in range(base, base + n):
         meta = metas[i]
         kind = meta & 15
-        if (SINGLE_KICKED | PAIR_KICKED) >> kind & 1:
+        if KICKED >> kind & 1:
             top = (meta >> 4) & 15
             links = meta >> 8 if kind == PLANE_SINGLES or kind == PLANE_PAIRS else 1
             main = 0  # the main part's ranks, all four bits of each

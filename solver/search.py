@@ -27,9 +27,8 @@ order:
 3. the moves, ordered (:mod:`solver.ordering`; under a goal that wants two doublings or
    more, the bombs and the rocket first), without the plays whose kicker a lower one
    would replace to the mover's gain, when he plays alone (the landlord, or either
-   player of two). A play that the next player cannot beat
-   goes straight to the player after him (and on, if he cannot either): a forced pass
-   costs no node;
+   player of two). A play that the next player cannot beat goes straight to the player
+   after him (and on, if he cannot either): a forced pass costs no node;
 4. before searching any move, every move's position is looked up in the table: one
    already known to win for the mover settles the node (enhanced transposition
    cutoff). The lookups go in batches, so that they wait for memory together, and the
@@ -117,6 +116,7 @@ from .ordering import (
     A_KEYS,
     A_METAS,
     A_ROWS,
+    KICKED,
     SORT_KEYS,
     doublings_first,
     drop_dominated_kickers,
@@ -365,8 +365,6 @@ def prove_root(node, ctx, pt, leaf):
     """:func:`prove` from a node whose table key is still to be worked out, until it is
     proved or disproved (or a limit stops it): WIN, LOSS or UNKNOWN."""
     key = table_key(node.hand0, node.hand1, node.hand2, node.hand3, _info(node), ctx.tt.shape[0])
-    if _cards_in_play(node) <= leaf:
-        return search(node, key, ctx)
     infinite = np.int64(INFINITE)  # (a bare INFINITE would compile prove once more)
     numbers = prove(node, key, infinite, infinite, ctx, pt, leaf)
     if ctx.scratch[X_STATS, C_ABORT]:
@@ -756,7 +754,8 @@ def _expand(node, base, ctx):
             # one card left to the opponent: he goes out on any play he can beat, so the
             # spring just tried was the mover's only way to win, and his side must win
             return QUICK_LOSS, 0
-    if mover == 0 or players == 2:  # after the spring tries, which need every kicker
+    # after the spring tries, which need every kicker
+    if (mover == 0 or players == 2) and kinds & KICKED:
         n = drop_dominated_kickers(hand, base, n, cards, metas)
     if table != 0:  # passing is a move too
         cards[base + n] = 0
