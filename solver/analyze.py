@@ -116,17 +116,21 @@ def analyze_deal(
 
 
 def load_search(searcher: Searcher) -> None:
-    """Load (or compile) the search kernels with a trivial question, so that no seat's
-    time includes it."""
-    solve_win(searcher, make_position([(1,) + (0,) * 14, (0, 1) + (0,) * 13]))
+    """Load (or compile) the kernels of both searches with a trivial question each (a
+    whole deal goes to the proof-number search), so that no seat's time includes it."""
+    trivial = make_position([(1,) + (0,) * 14, (0, 1) + (0,) * 13])
+    solve_win(searcher, trivial)
+    Searcher(1, strategy="proof-number").value(trivial)
 
 
 _worker: dict[str, Searcher] = {}
 
 
 def _start_worker(memory_mb: float, time_limit: float | None) -> None:
-    """Pool initializer: each worker's own table, made once."""
+    """Pool initializer: each worker's own table, made once, and its kernels loaded (a
+    spawned worker does not inherit them)."""
     _worker["searcher"] = Searcher(memory_mb, time_limit)
+    load_search(_worker["searcher"])
 
 
 def _seat_task(deal: Deal, seat: int, bid: int | None) -> SeatResult:
