@@ -231,20 +231,22 @@ NO_JOKERS = sum(1 << (4 * r) for r in range(BLACK_JOKER))
 
 
 @kernel
-def drop_dominated_kickers(hand, base, n, cards, metas):
+def drop_dominated_kickers(hand, partners, base, n, cards, metas):
     """Leave out of the moves in ``base .. base + n`` (keeping their order) every play
     with a kicker that a lower kicker would replace to the mover's gain; return how
-    many moves are left. Only for a mover who plays alone (the landlord, or either
-    player of two): a partner could need the lower card on the table.
+    many moves are left. ``partners``: the ranks the mover's partners hold (a bit a
+    rank, as :func:`hand_ranks`; 0 for a mover who plays alone).
 
     A kicker rank is *free* when the hand holds exactly the kicker's width of it (one
     card for a single, two for a pair), it is no joker, and no chain the hand could
     ever form uses it. Of two plays that differ only in a free kicker, lower ``a`` in
-    one and higher ``b`` in the other, the first is at least as good: after it the
-    mover holds ``b`` where the other leaves him ``a``, and whatever he would later do
-    with ``a`` (a single or a kicker: nothing else uses it) he can do with ``b``, which
-    beats all that ``a`` beats; his opponents' answers are only fewer. So a play whose
-    free kickers are not the lowest free ranks its kind could take is left out.
+    one and higher ``b`` in the other, the first is at least as good when no partner
+    holds a rank above ``a`` up to ``b``: after it the mover holds ``b`` where the
+    other leaves him ``a``, and whatever he would later do with ``a`` (a single or a
+    kicker: nothing else uses it) he can do with ``b``, which beats all that ``a``
+    beats; his opponents' answers are only fewer, and his partners' the same. So a
+    play is left out when such a swap exists: a chain of swaps, each lowering the
+    kickers, ends at a play that is kept.
     """
     zone = chain_ranks(hand)
     # the ranks of which the hand holds exactly one card, and exactly two
@@ -261,13 +263,8 @@ def drop_dominated_kickers(hand, base, n, cards, metas):
             for r in range(top - links + 1, top + 1):
                 main |= 15 << (4 * r)
             free = (singles if SINGLE_KICKED >> kind & 1 else pairs) & ~main
-            chosen = _ranks(cards[i] & ~main) & free
-            below = chosen  # the ranks up to the highest free kicker chosen
-            below |= below >> 4
-            below |= below >> 8
-            below |= below >> 16
-            below |= below >> 32
-            if free & ~chosen & below:  # a lower free rank is left over
+            chosen = hand_ranks(cards[i] & ~main) & free
+            if _swappable(chosen, free & ~chosen, partners):
                 continue
         cards[out] = cards[i]
         metas[out] = meta
@@ -276,6 +273,23 @@ def drop_dominated_kickers(hand, base, n, cards, metas):
 
 
 @kernel
-def _ranks(h):
+def _swappable(chosen, spare, partners):
+    """Whether some rank of ``spare`` lies below some rank of ``chosen`` with no rank of
+    ``partners`` above it up to that one (all a bit a rank)."""
+    while chosen:
+        b = chosen & -chosen  # the lowest chosen rank left
+        chosen ^= b
+        below = b - 1  # the ranks under b
+        blocking = partners & (below | b)
+        while blocking & (blocking - 1):  # keep the highest partner rank up to b
+            blocking &= blocking - 1
+        window = below & ~(blocking - 1) if blocking else below  # from it up, under b
+        if spare & window:
+            return True
+    return False
+
+
+@kernel
+def hand_ranks(h):
     """The ranks a packed hand holds, a bit a rank."""
     return (h | h >> 1 | h >> 2 | h >> 3) & RANK_BITS

@@ -16,7 +16,8 @@ order:
 1. the transposition table (:mod:`solver.table`), keyed on the position in a canonical
    form that positions of the same value share: ranks nobody holds squeezed out, and
    when nobody can form a chain, only the order of the ranks kept (half the nodes of
-   the squeeze alone on random positions of 16-44 cards);
+   the squeeze alone on random positions of 16-44 cards); the table play's rank as its
+   answerers see it, and one player's counts sorted in a run of ranks he alone holds;
 2. exact quick wins: the mover can play out his hand in one legal play; or, on a free
    lead, he can play everything with at most one play an opponent can beat (the spring
    search of :mod:`solver.spring` over the moves just generated, against his opponents
@@ -26,8 +27,8 @@ order:
    cannot reach (or cannot exceed) is settled before anything else;
 3. the moves, ordered (:mod:`solver.ordering`; under a goal that wants two doublings or
    more, the bombs and the rocket first), without the plays whose kicker a lower one
-   would replace to the mover's gain, when he plays alone (the landlord, or either
-   player of two). A play that the next player cannot beat goes straight to the player
+   would replace to the mover's gain (for a peasant, where no partner holds a rank
+   between the two). A play that the next player cannot beat goes straight to the player
    after him (and on, if he cannot either): a forced pass costs no node;
 4. before searching any move, every move's position is looked up in the table: one
    already known to win for the mover settles the node (enhanced transposition
@@ -120,6 +121,7 @@ from .ordering import (
     SORT_KEYS,
     doublings_first,
     drop_dominated_kickers,
+    hand_ranks,
     order_moves,
 )
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
@@ -755,8 +757,13 @@ def _expand(node, base, ctx):
             # spring just tried was the mover's only way to win, and his side must win
             return QUICK_LOSS, 0
     # after the spring tries, which need every kicker
-    if (mover == 0 or players == 2) and kinds & KICKED:
-        n = drop_dominated_kickers(hand, base, n, cards, metas)
+    if kinds & KICKED:
+        partners = np.int64(0)  # the ranks the mover's partners hold (typed: one signature)
+        if mover != 0:
+            for seat in range(1, players):
+                if seat != mover:
+                    partners |= hand_ranks(_hand(node, seat))
+        n = drop_dominated_kickers(hand, partners, base, n, cards, metas)
     if table != 0:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0

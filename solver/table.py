@@ -61,6 +61,7 @@ CHAIN_RANKS = (1 << 48) - 1  # the fields of ranks 3..A
 TWO = 12  # the rank of the 2s
 ALL_RANKS = (1 << 52) - 1  # the fields of ranks 3..2
 RANK_BITS13 = 0x1111111111111  # the lowest bit of each rank field 3..2
+NO_PLACE = 15  # the table play's place when no answerer holds a rank up to its own
 
 
 def new_table(memory_mb: float, words: int = ENTRY_WORDS) -> np.ndarray:
@@ -107,13 +108,13 @@ def table_key(h0, h1, h2, h3, info, entries):
     of the ranks, and, only where some player could ever form a chain (hands only
     shrink: within his runs of five or more singles, three or more pairs, two or more
     trios), which ranks are next to each other. So the ranks nobody holds are dropped,
-    but for the table play's rank, which keeps a place of its own, and an empty rank
-    just above such a run, which keeps it from running on into the next rank 3..A held; the
-    2s come right after the highest rank kept and the jokers keep their own fields. The
-    info word carries which of the places kept are in such runs. Positions with the
-    same key have plays that correspond one to one and beat each other alike, so the
-    same value. (Measured on random positions of 16-44 cards: half the nodes of a key
-    that only squeezes out the ranks nobody holds.)
+    but for an empty rank just above such a run, which keeps it from running on into
+    the next rank 3..A held; the 2s come right after the highest rank kept and the
+    jokers keep their own fields. The table play's rank becomes a place among those
+    kept (:func:`_table_place`). The info word carries which of the places kept are in
+    such runs. Positions with the same key have plays that correspond one to one and
+    beat each other alike, so the same value. (Measured on random positions of 16-44
+    cards: half the nodes of a key that only squeezes out the ranks nobody holds.)
     """
     zone = chain_ranks(h0) | chain_ranks(h1) | chain_ranks(h2)
     if h3:  # a fourth hand (its work apart: the classic game never pays for it)
@@ -128,8 +129,6 @@ def table_key(h0, h1, h2, h3, info, entries):
     below_top |= below_top >> 16
     below_top |= below_top >> 32
     points |= (zone << 4) & below_top  # the rank above a run, if a chain rank held is above
-    if t <= TWO:
-        points |= 1 << (4 * t)
     low = points & RANK_BITS
     kept = _gather(low)
     x0, x1, x2, z = h0 & CHAIN_RANKS, h1 & CHAIN_RANKS, h2 & CHAIN_RANKS, zone
@@ -146,6 +145,12 @@ def table_key(h0, h1, h2, h3, info, entries):
         x0 |= ((h0 >> (4 * TWO)) & 15) << at
         x1 |= ((h1 >> (4 * TWO)) & 15) << at
         x2 |= ((h2 >> (4 * TWO)) & 15) << at
+    place = NO_PLACE
+    if t <= TWO:
+        place = _table_place(h0, h1, h2, h3, info, t, points)
+        info = (info & ~TABLE_PLAY_BITS) | ((table & ~0xF0) | place << 4) << 4
+    if not h3:
+        x0, x1, x2 = _sort_lone_runs(x0, x1, x2, z, place)
     k0 = x0 | (h0 >> 52) << 52
     k1 = x1 | (h1 >> 52) << 52
     k2 = x2 | (h2 >> 52) << 52
@@ -158,13 +163,81 @@ def table_key(h0, h1, h2, h3, info, entries):
         if points >> (4 * TWO):
             x3 |= ((h3 >> (4 * TWO)) & 15) << at
         k3 = x3 | (h3 >> 52) << 52
-    if t <= TWO:
-        below = points & ((1 << (4 * t)) - 1)  # fields 0..11 only
-        place = ((below * RANK_BITS) >> 44) & 15
-        info = (info & ~TABLE_PLAY_BITS) | ((table & ~0xF0) | place << 4) << 4
     k = info | _gather(z) << ZONE_SHIFT
     bucket = _bucket_of(k0, k1, k2, k3, k, size_of(h0 + h1 + h2 + h3), entries)
     return Key(k0, k1, k2, k, bucket, k3)
+
+
+@kernel
+def _table_place(h0, h1, h2, h3, info, t, points):
+    """Where the table play's rank ``t`` (3..2) goes among the places kept (``points``).
+
+    Only the answerers' ranks above it matter (an answer beats it by rank, and the
+    owner never answers his own play), so the rank is taken down to the highest rank
+    at or below it an answerer holds: that rank's place. When they hold none, every
+    answer of the shape beats it: :data:`NO_PLACE`."""
+    owner = (info >> 2) & 3
+    answerers = (
+        (h0 if owner != 0 else 0)
+        | (h1 if owner != 1 else 0)
+        | (h2 if owner != 2 else 0)
+        | (h3 if owner != 3 else 0)
+    ) & ALL_RANKS
+    ranks = (answerers | (answerers >> 1) | (answerers >> 2) | (answerers >> 3)) & RANK_BITS13
+    ranks &= (2 << (4 * t)) - 1  # the answerers' ranks up to t
+    if ranks == 0:
+        return NO_PLACE
+    ranks |= ranks >> 4  # ... and every rank below the highest of them
+    ranks |= ranks >> 8
+    ranks |= ranks >> 16
+    ranks |= ranks >> 32
+    return (((points & ranks) * RANK_BITS13 >> (4 * TWO)) & 15) - 1
+
+
+@kernel
+def _sort_lone_runs(x0, x1, x2, zone, split):
+    """The squeezed hands with the counts sorted within each run of places that one hand
+    alone holds, outside the chain runs (``zone``) and not across the table play's
+    place (``split``: a run ends there).
+
+    Nobody else holds a rank of such a run or one between its ranks, so its ranks
+    compare alike with every other player's and no chain joins them: swapping two of
+    them in that hand gives a position nobody can tell from it, of the same value."""
+    n0, n1, n2 = _held(x0), _held(x1), _held(x2)
+    apart = zone | (1 << (4 * split) if split < NO_PLACE else 0)  # no run goes on from
+    lone0 = n0 & ~(n1 | n2) & ~zone
+    lone1 = n1 & ~(n0 | n2) & ~zone
+    lone2 = n2 & ~(n0 | n1) & ~zone
+    # the places of a run whose next place is in the run too
+    return (
+        _sort_runs(x0, lone0 & (lone0 >> 4) & ~apart),
+        _sort_runs(x1, lone1 & (lone1 >> 4) & ~apart),
+        _sort_runs(x2, lone2 & (lone2 >> 4) & ~apart),
+    )
+
+
+@kernel
+def _held(x):
+    """The places a squeezed hand holds, a bit a place."""
+    return (x | (x >> 1) | (x >> 2) | (x >> 3)) & RANK_BITS13
+
+
+@kernel
+def _sort_runs(x, links):
+    """``x`` with the counts of each run of places sorted, low first (``links``: a bit at
+    each place whose next place is in its run): swaps of neighbours out of order."""
+    changed = links != 0
+    while changed:
+        changed = False
+        rest = links
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            lo, hi = x & (bit * 15), x & (bit * 240)
+            if lo > hi >> 4:
+                x += (hi >> 4) - lo + (lo << 4) - hi
+                changed = True
+    return x
 
 
 @kernel

@@ -10,7 +10,7 @@ import reference as ref
 
 from solver.cards import ACE, NUM_RANKS, format_hand, pack, parse_hand, unpack
 from solver.movegen import Move, leads
-from solver.ordering import _plays_needed, drop_dominated_kickers
+from solver.ordering import _plays_needed, drop_dominated_kickers, hand_ranks
 
 
 def runs(counts: list[int], c: int) -> list[int]:
@@ -58,36 +58,50 @@ def test_the_hand_count_is_the_rank_by_rank_count():
         assert hand_count(counts) == plays == _plays_needed(pack(counts)), counts
 
 
-def kept(hand: str) -> tuple[list[Move], set[str]]:
-    """The leads of ``hand``, and the ones drop_dominated_kickers keeps (as text)."""
+def kept(hand: str, partners: str = "") -> tuple[list[Move], set[str]]:
+    """The leads of ``hand``, and the ones drop_dominated_kickers keeps (as text) for a
+    mover whose partners hold ``partners``."""
     moves = leads(parse_hand(hand))
     cards = np.array([pack(m.cards) for m in moves], np.int64)
     metas = np.array([m.meta for m in moves], np.int64)
-    n = drop_dominated_kickers(pack(parse_hand(hand)), 0, len(moves), cards, metas)
+    ranks = hand_ranks(pack(parse_hand(partners))) if partners else 0
+    n = drop_dominated_kickers(pack(parse_hand(hand)), ranks, 0, len(moves), cards, metas)
     return moves, {format_hand(unpack(int(c))) for c in cards[:n]}
 
 
 @pytest.mark.parametrize(
-    "hand, stays, goes",
+    "hand, partners, stays, goes",
     [
         # free singles 5 and K, free pairs 88 and 99: the lowest of each goes with the trio
-        ("33358899K", {"3335", "3338", "3339", "33388"}, {"333K", "33399"}),
+        ("33358899K", "", {"3335", "3338", "3339", "33388"}, {"333K", "33399"}),
+        # a partner holding a ten could beat a 5 but not a K: the K stays
+        ("33358899K", "T", {"3335", "333K", "33388"}, {"33399"}),
+        # ... or a K, an 8 (both in (5, K]) or a 9 (in (8, 9] too); a 5 or an ace: no
+        ("33358899K", "K", {"333K"}, {"33399"}),
+        ("33358899K", "8", {"333K"}, {"33399"}),
+        ("33358899K", "9", {"333K", "33399"}, set()),
+        ("33358899K", "5A", {"3335", "33388"}, {"333K", "33399"}),
         # 3-7 could make a chain, so none of them is free: every kicker stays
-        ("34567KKK", {"3KKK", "4KKK", "5KKK", "6KKK", "7KKK"}, set()),
+        ("34567KKK", "", {"3KKK", "4KKK", "5KKK", "6KKK", "7KKK"}, set()),
         # free singles 9, J, K: the trios take the 9, the plane the 9 and the J
         (
             "3334449JK",
+            "",
             {"3339", "4449", "3334449J", "3334", "3444"},
             {"333J", "333K", "444J", "444K", "3334449K", "333444JK"},
         ),
         # a joker is never free
-        ("3335B", {"3335", "333B"}, set()),
+        ("3335B", "", {"3335", "333B"}, set()),
         # free pairs 55, 99, KK (no free single): the trio takes the 55 as a pair
-        ("3335599KK", {"33355", "3335", "3339", "333K"}, {"33399", "333KK"}),
+        ("3335599KK", "", {"33355", "3335", "3339", "333K"}, {"33399", "333KK"}),
+        # a partner's Q parts the 99 from the KK, not the 55 from the 99
+        ("3335599KK", "Q", {"33355", "333KK"}, {"33399"}),
     ],
 )
-def test_only_the_lowest_free_kickers_stay(hand: str, stays: set[str], goes: set[str]) -> None:
-    moves, left = kept(hand)
+def test_only_the_lowest_free_kickers_stay(
+    hand: str, partners: str, stays: set[str], goes: set[str]
+) -> None:
+    moves, left = kept(hand, partners)
     every = {format_hand(m.cards) for m in moves}
     assert stays <= left and stays <= every
     assert goes <= every and not goes & left
@@ -122,15 +136,72 @@ def test_a_dropped_lead_never_wins_where_the_lead_kept_for_it_loses() -> None:
             checked += 1
 
 
-def swapped(hand: list[int], move: Move) -> tuple[int, ...]:
-    """``move`` with its highest kicker of a rank held once swapped for the lowest such
-    rank it leaves in the hand (the lead drop_dominated_kickers keeps for it)."""
+def swapped(hand: list[int], move: Move, partner: list[int] | None = None) -> tuple[int, ...]:
+    """``move`` with one kicker of a rank held once (twice for pairs) swapped for a lower
+    such rank it leaves in the hand, with no rank of ``partner`` above that one up to the
+    kicker's: the highest kicker for the lowest rank left when there is no partner (the
+    lead drop_dominated_kickers keeps for it)."""
     width = 2 if "pair" in move.kind else 1
     main = {r for r, c in enumerate(move.cards) if c >= 3}
     free = [r for r in range(13) if hand[r] == width and r not in main]
     chosen = [r for r in free if move.cards[r] == width]
     spare = [r for r in free if move.cards[r] == 0]
+    held = [r for r in range(NUM_RANKS) if partner and partner[r]]
+    b, a = next(
+        (b, a)
+        for b in sorted(chosen, reverse=True)
+        for a in sorted(spare)
+        if a < b and not any(a < r <= b for r in held)
+    )
     out = list(move.cards)
-    out[max(chosen)] -= width
-    out[min(spare)] += width
+    out[b] -= width
+    out[a] += width
     return tuple(out)
+
+
+def test_a_dropped_peasant_lead_never_beats_the_lead_kept_for_it() -> None:
+    """The same for the first peasant of three, whose partner's cards limit the swaps:
+    whenever the landlord beats the lead kept (a dropped lead with one kicker swapped for
+    a lower free rank, no partner rank between them), he beats the dropped one too."""
+    rng = random.Random(12)
+    deck = [r for r in range(NUM_RANKS) for _ in range(4 if r < 13 else 1)]
+    checked = wins = 0
+    while checked < 40:
+        rng.shuffle(deck)
+        hands = [[0] * NUM_RANKS for _ in range(3)]
+        for seat, cards in enumerate((deck[:5], deck[5:13], deck[13:17])):
+            for r in cards:
+                hands[seat][r] += 1
+        landlord, peasant, partner = hands
+        moves, left = kept(format_hand(tuple(peasant)), format_hand(tuple(partner)))
+        for m in moves:
+            if format_hand(m.cards) in left:
+                continue
+            better = swapped(peasant, m, partner)
+            after = {}
+            for play in (m.cards, better):
+                rest = tuple(a - b for a, b in zip(peasant, play, strict=True))
+                table = [p for p in ref.readings(play) if p[1] == m.kind][0]
+                hands = (tuple(landlord), rest, tuple(partner))
+                after[play] = any(rest) and ref.minimax(hands, 2, table, 1)
+            assert after[m.cards] or not after[better], (landlord, peasant, partner, m)
+            checked += 1
+            wins += after[m.cards]
+    assert 0 < wins < checked  # both outcomes are among the leads checked
+
+
+def test_a_partner_between_the_kickers_keeps_the_higher_one() -> None:
+    """Why a partner's cards count: with the landlord on A2 and the partner on a lone ten,
+    the first peasant must lead 444 with the ten, keeping the 6 for his partner to beat
+    (444 with the 6 loses). The filter keeps both; 444K and 444A go, for 444T."""
+    landlord, peasant, partner = parse_hand("A2"), parse_hand("4446TKA"), parse_hand("T")
+    moves, left = kept("4446TKA", "T")
+    trios = {format_hand(m.cards) for m in moves if m.kind == "trio+single"}
+    assert trios & left == {"4446", "444T"} and trios - left == {"444K", "444A"}
+    wins = {}
+    for text in ("4446", "444T"):
+        play = parse_hand(text)
+        rest = tuple(a - b for a, b in zip(peasant, play, strict=True))
+        table = [p for p in ref.readings(play) if p[1] == "trio+single"][0]
+        wins[text] = ref.minimax((landlord, rest, partner), 2, table, 1)
+    assert wins == {"4446": True, "444T": False}

@@ -163,9 +163,13 @@ def test_table_key_keeps_what_matters():
     # adjacent ranks can chain, ranks with a gap between cannot
     assert table_key("L=34567 P1=9") != table_key("L=34568 P1=9")
     assert table_key("L=34567 P1=8") != table_key("L=34567 P1=9")
-    # a table play just below a rank differs from one equal to it
+    # a table play just below an answerer's rank differs from one equal to it; the
+    # owner's ranks (he never answers his own play) do not part table plays
     assert table_key("L=5 P1=9 TABLE=8@L TO=P1") != table_key("L=5 P1=9 TABLE=9@L TO=P1")
-    assert table_key("L=5 P1=9 TABLE=4@L TO=P1") != table_key("L=5 P1=9 TABLE=5@L TO=P1")
+    assert table_key("L=5 P1=9 TABLE=4@L TO=P1") == table_key("L=5 P1=9 TABLE=5@L TO=P1")
+    assert table_key("L=5 P1=9 TABLE=4@P1 TO=L") != table_key("L=5 P1=9 TABLE=5@P1 TO=L")
+    # so the owner's two cards that nobody else holds between are one card to the key
+    assert table_key("L=4 P1=9 TABLE=5@L TO=P1") == table_key("L=5 P1=9 TABLE=4@L TO=P1")
     # who holds what, who moves, who owns the table
     assert table_key("L=3 P1=4") != table_key("L=4 P1=3")
     assert table_key("L=3 P1=4") != table_key("L=3 P1=4 TO=P1")
@@ -176,7 +180,13 @@ def test_table_key_keeps_only_the_order_when_nobody_can_chain():
     # gaps do not matter, nor where the ranks are: the 2 is a rank like any other
     assert table_key("L=3 P1=4") == table_key("L=3 P1=5") == table_key("L=9 P1=2")
     assert table_key("L=344 P1=5") == table_key("L=3TT P1=A") == table_key("L=9QQ P1=2")
-    assert table_key("L=344 P1=5") != table_key("L=334 P1=5")
+    # one player's counts of ranks nobody else holds, nor any rank between: swapped
+    assert table_key("L=344 P1=5") == table_key("L=334 P1=5")
+    assert table_key("L=355 P1=4") != table_key("L=335 P1=4")
+    # ... unless a table play he may answer lies between them
+    assert table_key("L=355 P1=K TABLE=4@P1 TO=L") != table_key("L=335 P1=K TABLE=4@P1 TO=L")
+    assert table_key("L=355 P1=K TABLE=6@P1 TO=L") == table_key("L=335 P1=K TABLE=6@P1 TO=L")
+    assert table_key("L=355 P1=K TABLE=4@L TO=P1") == table_key("L=335 P1=K TABLE=4@L TO=P1")
     # the order is kept, and the table play's rank keeps a place
     assert table_key("L=35 P1=4") != table_key("L=34 P1=5")
     assert table_key("L=35 P1=K TABLE=4@P1 TO=L") == table_key("L=36 P1=K TABLE=5@P1 TO=L")
@@ -218,29 +228,37 @@ def relabel(rng, hands, table):
     return out, tuple(moved)
 
 
+def chainless_position(rng, most_two, most_three, kinds):
+    """A random position of two or three players (hands of 2 to ``most_two`` or
+    ``most_three`` cards) where nobody can form a chain, half the time with a play of
+    ``kinds`` from the cards left over on the table: (hands, to move, table, owner), or
+    None when the draw does not serve."""
+    players = rng.choice([2, 3])
+    sizes = [rng.randint(2, most_two if players == 2 else most_three) for _ in range(players)]
+    *hands, extra = random_split(rng, (*sizes, 4))
+    if chains_possible(hands):
+        return None
+    to_move = rng.randrange(players)
+    table = owner = None
+    if rng.random() < 0.5:
+        simple = [p for p in ref.plays(extra) if p[1] in kinds and p[2] <= 12]
+        if not simple:
+            return None
+        table = rng.choice(sorted(simple))
+        owner = rng.choice([p for p in range(players) if p != to_move])
+    return hands, to_move, table, owner
+
+
 def test_positions_that_differ_only_in_the_order_of_ranks_share_key_and_value():
     """The reference minimax (which knows nothing of keys) gives positions related by
     :func:`relabel` the same value, and the table gives them the same key."""
     rng = random.Random(11)
     done = 0
     while done < 80:
-        players = rng.choice([2, 3])
-        sizes = [rng.randint(2, 6 if players == 2 else 4) for _ in range(players)]
-        *hands, extra = random_split(rng, (*sizes, 4))
-        if chains_possible(hands):
+        drawn = chainless_position(rng, 6, 4, ("single", "pair", "trio", "bomb"))
+        if drawn is None:
             continue
-        to_move = rng.randrange(players)
-        table = owner = None
-        if rng.random() < 0.5:
-            simple = [
-                p
-                for p in ref.plays(extra)
-                if p[1] in ("single", "pair", "trio", "bomb") and p[2] <= 12
-            ]
-            if not simple:
-                continue
-            table = rng.choice(sorted(simple))
-            owner = rng.choice([p for p in range(players) if p != to_move])
+        hands, to_move, table, owner = drawn
         other, moved = relabel(rng, hands, table)
         if chains_possible(other):  # ranks moved next to each other
             continue
@@ -285,6 +303,51 @@ def test_widened_gaps_share_key_and_value():
         values = {Searcher(memory_mb=1).value(parse_position(spec)) for spec in specs}
         assert len(values) == 1, specs
         done += 1
+
+
+def spec_of(hands, to_move, table, owner):
+    spec = " ".join(f"{n}={format_hand(h)}" for n, h in zip(NAMES, hands, strict=False))
+    spec += f" TO={NAMES[to_move]}"
+    return spec + (f" TABLE={format_hand(table[0])}@{NAMES[owner]}" if table else "")
+
+
+def test_counts_swapped_within_a_lone_run_share_key_and_value():
+    """Swap the counts of two ranks one player holds: when nobody else holds either or a
+    rank between, and the table play (if he may answer it) does not lie between them,
+    the key is the same; and whenever the key is the same, so is the reference's
+    value."""
+    rng = random.Random(13)
+    same = differ = 0
+    while same < 60 or differ < 30:
+        drawn = chainless_position(rng, 7, 5, ("single", "pair", "trio"))
+        if drawn is None:
+            continue
+        hands, to_move, table, owner = drawn
+        players = len(hands)
+        who = rng.randrange(players)
+        mine = [r for r in range(13) if hands[who][r]]
+        if len(mine) < 2:
+            continue
+        r, s = sorted(rng.sample(mine, 2))
+        if hands[who][r] == hands[who][s]:
+            continue
+        swapped = list(hands[who])
+        swapped[r], swapped[s] = swapped[s], swapped[r]
+        other = [tuple(swapped) if p == who else h for p, h in enumerate(hands)]
+        on_table = table[0] if table else (0,) * 15
+        if any(sum(h[q] for h in other) + on_table[q] > 4 for q in (r, s)):
+            continue  # more of a rank than the deck has
+        others = [h for p, h in enumerate(hands) if p != who]
+        lone = not any(h[q] for h in others for q in range(r, s + 1))
+        parted = table is not None and owner != who and r <= table[2] < s
+        keys = [table_key(spec_of(hs, to_move, table, owner)) for hs in (hands, other)]
+        assert (keys[0] == keys[1]) == (lone and not parted), (hands, other, table, owner)
+        if keys[0] == keys[1]:
+            values = {ref.minimax(hs, to_move, table, owner) for hs in (hands, other)}
+            assert len(values) == 1, (hands, other, table, owner)
+            same += 1
+        else:
+            differ += 1
 
 
 def test_three_players_peasants_cooperate():
