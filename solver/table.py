@@ -111,10 +111,12 @@ def table_key(h0, h1, h2, h3, info, entries):
     but for an empty rank just above such a run, which keeps it from running on into
     the next rank 3..A held; the 2s come right after the highest rank kept and the
     jokers keep their own fields. The table play's rank becomes a place among those
-    kept (:func:`_table_place`). The info word carries which of the places kept are in
-    such runs. Positions with the same key have plays that correspond one to one and
-    beat each other alike, so the same value. (Measured on random positions of 16-44
-    cards: half the nodes of a key that only squeezes out the ranks nobody holds.)
+    kept (:func:`_table_place`), and one player's counts in a run of ranks he alone
+    holds are sorted (:func:`_sort_lone_runs`). The info word carries which of the
+    places kept are in chain runs. Positions with the same key have plays that
+    correspond one to one and beat each other alike, so the same value. (Measured on
+    random positions of 16-44 cards: half the nodes of a key that only squeezes out the
+    ranks nobody holds.)
     """
     zone = chain_ranks(h0) | chain_ranks(h1) | chain_ranks(h2)
     if h3:  # a fourth hand (its work apart: the classic game never pays for it)
