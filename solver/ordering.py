@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import ACE, BLACK_JOKER, NUM_RANKS
+from .cards import ACE, NUM_RANKS
 from .jit import kernel
 from .movegen import size_of
 from .rules import (
@@ -23,7 +23,7 @@ from .rules import (
     TRIO_PAIR,
     TRIO_SINGLE,
 )
-from .table import chain_ranks
+from .table import RANK_BITS13, chain_ranks, held_ranks, up_to_highest
 
 # Rows of the arena.
 A_CARDS, A_METAS, A_KEYS, A_ROWS = 0, 1, 2, 3
@@ -226,8 +226,6 @@ def _move_forward(i, to, cards, metas, keys):
 SINGLE_KICKED = (1 << TRIO_SINGLE) | (1 << PLANE_SINGLES) | (1 << QUAD_SINGLES)
 PAIR_KICKED = (1 << TRIO_PAIR) | (1 << PLANE_PAIRS) | (1 << QUAD_PAIRS)
 KICKED = SINGLE_KICKED | PAIR_KICKED
-#: One bit a rank at the low bit of its four (as RANK_BITS), for the ranks 3..2.
-NO_JOKERS = sum(1 << (4 * r) for r in range(BLACK_JOKER))
 
 
 @kernel
@@ -235,7 +233,7 @@ def drop_dominated_kickers(hand, partners, base, n, cards, metas):
     """Leave out of the moves in ``base .. base + n`` (keeping their order) every play
     with a kicker that a lower kicker would replace to the mover's gain; return how
     many moves are left. ``partners``: the ranks the mover's partners hold (a bit a
-    rank, as :func:`hand_ranks`; 0 for a mover who plays alone).
+    rank, as :func:`solver.table.held_ranks`; 0 for a mover who plays alone).
 
     A kicker rank is *free* when the hand holds exactly the kicker's width of it (one
     card for a single, two for a pair), it is no joker, and no chain the hand could
@@ -250,8 +248,8 @@ def drop_dominated_kickers(hand, partners, base, n, cards, metas):
     """
     zone = chain_ranks(hand)
     # the ranks of which the hand holds exactly one card, and exactly two
-    singles = _zero_ranks(hand ^ RANK_BITS) & ~zone & NO_JOKERS
-    pairs = _zero_ranks(hand ^ 2 * RANK_BITS) & ~zone & NO_JOKERS
+    singles = _zero_ranks(hand ^ RANK_BITS) & ~zone & RANK_BITS13  # (no joker)
+    pairs = _zero_ranks(hand ^ 2 * RANK_BITS) & ~zone & RANK_BITS13
     out = base
     for i in range(base, base + n):
         meta = metas[i]
@@ -263,7 +261,7 @@ def drop_dominated_kickers(hand, partners, base, n, cards, metas):
             for r in range(top - links + 1, top + 1):
                 main |= 15 << (4 * r)
             free = (singles if SINGLE_KICKED >> kind & 1 else pairs) & ~main
-            chosen = hand_ranks(cards[i] & ~main) & free
+            chosen = held_ranks(cards[i] & ~main) & free
             if _swappable(chosen, free & ~chosen, partners):
                 continue
         cards[out] = cards[i]
@@ -280,16 +278,8 @@ def _swappable(chosen, spare, partners):
         b = chosen & -chosen  # the lowest chosen rank left
         chosen ^= b
         below = b - 1  # the ranks under b
-        blocking = partners & (below | b)
-        while blocking & (blocking - 1):  # keep the highest partner rank up to b
-            blocking &= blocking - 1
-        window = below & ~(blocking - 1) if blocking else below  # from it up, under b
+        # from the highest partner rank up to b (if any) on, under b
+        window = below & ~(up_to_highest(partners & (below | b)) >> 4)
         if spare & window:
             return True
     return False
-
-
-@kernel
-def hand_ranks(h):
-    """The ranks a packed hand holds, a bit a rank."""
-    return (h | h >> 1 | h >> 2 | h >> 3) & RANK_BITS

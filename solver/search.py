@@ -121,7 +121,6 @@ from .ordering import (
     SORT_KEYS,
     doublings_first,
     drop_dominated_kickers,
-    hand_ranks,
     order_moves,
 )
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
@@ -137,6 +136,7 @@ from .table import (
     WIDE_ENTRY_WORDS,
     Key,
     fold,
+    held_ranks,
     new_table,
     probe,
     probe_numbers,
@@ -762,7 +762,7 @@ def _expand(node, base, ctx):
         if mover != 0:
             for seat in range(1, players):
                 if seat != mover:
-                    partners |= hand_ranks(_hand(node, seat))
+                    partners |= held_ranks(_hand(node, seat))
         n = drop_dominated_kickers(hand, partners, base, n, cards, metas)
     if table != 0:  # passing is a move too
         cards[base + n] = 0

@@ -124,12 +124,8 @@ def table_key(h0, h1, h2, h3, info, entries):
     table = (info & TABLE_PLAY_BITS) >> 4
     t = (table >> 4) & 15 if table else 15
     held = (h0 | h1 | h2 | h3) & ALL_RANKS
-    points = (held | (held >> 1) | (held >> 2) | (held >> 3)) & RANK_BITS13
-    below_top = points & RANK_BITS  # the fields up to the highest chain rank held
-    below_top |= below_top >> 4
-    below_top |= below_top >> 8
-    below_top |= below_top >> 16
-    below_top |= below_top >> 32
+    points = held_ranks(held)
+    below_top = up_to_highest(points & RANK_BITS)  # the fields up to the highest chain rank held
     points |= (zone << 4) & below_top  # the rank above a run, if a chain rank held is above
     low = points & RANK_BITS
     kept = _gather(low)
@@ -184,16 +180,12 @@ def _table_place(h0, h1, h2, h3, info, t, points):
         | (h1 if owner != 1 else 0)
         | (h2 if owner != 2 else 0)
         | (h3 if owner != 3 else 0)
-    ) & ALL_RANKS
-    ranks = (answerers | (answerers >> 1) | (answerers >> 2) | (answerers >> 3)) & RANK_BITS13
-    ranks &= (2 << (4 * t)) - 1  # the answerers' ranks up to t
+    )
+    ranks = held_ranks(answerers) & ((2 << (4 * t)) - 1)  # the answerers' ranks up to t
     if ranks == 0:
         return NO_PLACE
-    ranks |= ranks >> 4  # ... and every rank below the highest of them
-    ranks |= ranks >> 8
-    ranks |= ranks >> 16
-    ranks |= ranks >> 32
-    return (((points & ranks) * RANK_BITS13 >> (4 * TWO)) & 15) - 1
+    below = up_to_highest(ranks)  # the highest of them and every rank below
+    return (((points & below) * RANK_BITS13 >> (4 * TWO)) & 15) - 1
 
 
 @kernel
@@ -205,23 +197,34 @@ def _sort_lone_runs(x0, x1, x2, zone, split):
     Nobody else holds a rank of such a run or one between its ranks, so its ranks
     compare alike with every other player's and no chain joins them: swapping two of
     them in that hand gives a position nobody can tell from it, of the same value."""
-    n0, n1, n2 = _held(x0), _held(x1), _held(x2)
-    apart = zone | (1 << (4 * split) if split < NO_PLACE else 0)  # no run goes on from
+    n0, n1, n2 = held_ranks(x0), held_ranks(x1), held_ranks(x2)
     lone0 = n0 & ~(n1 | n2) & ~zone
     lone1 = n1 & ~(n0 | n2) & ~zone
     lone2 = n2 & ~(n0 | n1) & ~zone
-    # the places of a run whose next place is in the run too
+    # the places of a run whose next place is in the run too (none goes on from split)
+    go_on = ~(1 << (4 * split)) if split < NO_PLACE else -1
     return (
-        _sort_runs(x0, lone0 & (lone0 >> 4) & ~apart),
-        _sort_runs(x1, lone1 & (lone1 >> 4) & ~apart),
-        _sort_runs(x2, lone2 & (lone2 >> 4) & ~apart),
+        _sort_runs(x0, lone0 & (lone0 >> 4) & go_on),
+        _sort_runs(x1, lone1 & (lone1 >> 4) & go_on),
+        _sort_runs(x2, lone2 & (lone2 >> 4) & go_on),
     )
 
 
 @kernel
-def _held(x):
-    """The places a squeezed hand holds, a bit a place."""
-    return (x | (x >> 1) | (x >> 2) | (x >> 3)) & RANK_BITS13
+def held_ranks(h):
+    """The ranks 3..2 a packed hand holds (or the places a squeezed one does), one bit a
+    rank at the low bit of its field."""
+    return (h | (h >> 1) | (h >> 2) | (h >> 3)) & RANK_BITS13
+
+
+@kernel
+def up_to_highest(bits):
+    """Every field at or below the highest one of ``bits`` (one bit a field, at its low
+    bit) that is set."""
+    bits |= bits >> 4
+    bits |= bits >> 8
+    bits |= bits >> 16
+    return bits | bits >> 32
 
 
 @kernel

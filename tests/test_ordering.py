@@ -10,7 +10,8 @@ import reference as ref
 
 from solver.cards import ACE, NUM_RANKS, format_hand, pack, parse_hand, unpack
 from solver.movegen import Move, leads
-from solver.ordering import _plays_needed, drop_dominated_kickers, hand_ranks
+from solver.ordering import _plays_needed, drop_dominated_kickers
+from solver.table import held_ranks
 
 
 def runs(counts: list[int], c: int) -> list[int]:
@@ -64,7 +65,7 @@ def kept(hand: str, partners: str = "") -> tuple[list[Move], set[str]]:
     moves = leads(parse_hand(hand))
     cards = np.array([pack(m.cards) for m in moves], np.int64)
     metas = np.array([m.meta for m in moves], np.int64)
-    ranks = hand_ranks(pack(parse_hand(partners))) if partners else 0
+    ranks = held_ranks(pack(parse_hand(partners))) if partners else 0
     n = drop_dominated_kickers(pack(parse_hand(hand)), ranks, 0, len(moves), cards, metas)
     return moves, {format_hand(unpack(int(c))) for c in cards[:n]}
 
