@@ -15,11 +15,14 @@ from .jit import kernel
 from .movegen import size_of
 from .rules import (
     BOMB,
+    PAIR,
     PLANE_PAIRS,
     PLANE_SINGLES,
     QUAD_PAIRS,
     QUAD_SINGLES,
     ROCKET,
+    SINGLE,
+    TRIO,
     TRIO_PAIR,
     TRIO_SINGLE,
 )
@@ -226,36 +229,49 @@ def _move_forward(i, to, cards, metas, keys):
 SINGLE_KICKED = (1 << TRIO_SINGLE) | (1 << PLANE_SINGLES) | (1 << QUAD_SINGLES)
 PAIR_KICKED = (1 << TRIO_PAIR) | (1 << PLANE_PAIRS) | (1 << QUAD_PAIRS)
 KICKED = SINGLE_KICKED | PAIR_KICKED
+#: The kinds a play of a lower main rank can replace: one rank, beaten by rank alone.
+MAIN_SWAPPED = (1 << SINGLE) | (1 << PAIR) | (1 << TRIO) | (1 << TRIO_SINGLE) | (1 << TRIO_PAIR)
 
 
 @kernel
-def drop_dominated_kickers(hand, partners, base, n, cards, metas):
+def drop_dominated(hand, partners, others, beaten, base, n, cards, metas):
     """Leave out of the moves in ``base .. base + n`` (keeping their order) every play
-    with a kicker that a lower kicker would replace to the mover's gain; return how
-    many moves are left. ``partners``: the ranks the mover's partners hold (a bit a
-    rank, as :func:`solver.table.held_ranks`; 0 for a mover who plays alone).
+    that a play with a lower kicker, or a lower main rank, would replace to the mover's
+    gain; return how many moves are left. ``partners``: the ranks the mover's partners
+    hold (a bit a rank, as :func:`solver.table.held_ranks`; 0 for a mover who plays
+    alone); ``others``: the ranks every other player holds; ``beaten``: the ranks a
+    play's main rank must be above (those up to the table play's; 0 on a free lead).
 
-    A kicker rank is *free* when the hand holds exactly the kicker's width of it (one
-    card for a single, two for a pair), it is no joker, and no chain the hand could
-    ever form uses it. Of two plays that differ only in a free kicker, lower ``a`` in
-    one and higher ``b`` in the other, the first is at least as good when no partner
-    holds a rank above ``a`` up to ``b``: after it the mover holds ``b`` where the
-    other leaves him ``a``, and whatever he would later do with ``a`` (a single or a
-    kicker: nothing else uses it) he can do with ``b``, which beats all that ``a``
-    beats; his opponents' answers are only fewer, and his partners' the same. So a
-    play is left out when such a swap exists: a chain of swaps, each lowering the
-    kickers, ends at a play that is kept.
+    A rank is *free* for a width when the hand holds exactly that many cards of it (one
+    card for a single, two for a pair, three for a trio), it is no joker, and no chain
+    the hand could ever form uses it. Of two plays that differ only in a free kicker,
+    lower ``a`` in one and higher ``b`` in the other, the first is at least as good when
+    no partner holds a rank above ``a`` up to ``b``: after it the mover holds ``b``
+    where the other leaves him ``a``, and whatever he would later do with ``a`` (a
+    single or a kicker: nothing else uses it) he can do with ``b``, which beats all
+    that ``a`` beats; his opponents' answers are only fewer, and his partners' the same.
+    The same holds of a single, pair or trio (with its kickers) of free rank ``b``
+    against the same play of free rank ``a``, when no other player holds a rank above
+    ``a`` up to ``b``: everyone answers the two alike. So a play is left out when such
+    a swap exists: a chain of swaps, each lowering a rank, ends at a play that is kept.
     """
     zone = chain_ranks(hand)
-    # the ranks of which the hand holds exactly one card, and exactly two
+    # the ranks of which the hand holds exactly one card, two and three
     singles = _zero_ranks(hand ^ RANK_BITS) & ~zone & RANK_BITS13  # (no joker)
     pairs = _zero_ranks(hand ^ 2 * RANK_BITS) & ~zone & RANK_BITS13
+    trios = _zero_ranks(hand ^ 3 * RANK_BITS) & ~zone & RANK_BITS13
     out = base
     for i in range(base, base + n):
         meta = metas[i]
         kind = meta & 15
+        top = (meta >> 4) & 15
+        if MAIN_SWAPPED >> kind & 1:
+            width = 1 if kind == SINGLE else (2 if kind == PAIR else 3)
+            free = singles if width == 1 else (pairs if width == 2 else trios)
+            spare = free & ~held_ranks(cards[i]) & ~beaten
+            if _swappable(free & (1 << (4 * top)), spare, others):
+                continue
         if KICKED >> kind & 1:
-            top = (meta >> 4) & 15
             links = meta >> 8 if kind == PLANE_SINGLES or kind == PLANE_PAIRS else 1
             main = 0  # the main part's ranks, all four bits of each
             for r in range(top - links + 1, top + 1):

@@ -28,8 +28,10 @@ order:
 3. the moves, ordered (:mod:`solver.ordering`; under a goal that wants two doublings or
    more, the bombs and the rocket first), without the plays whose kicker a lower one
    would replace to the mover's gain (for a peasant, where no partner holds a rank
-   between the two). A play that the next player cannot beat goes straight to the player
-   after him (and on, if he cannot either): a forced pass costs no node;
+   between the two), nor those whose main rank a lower one would (where nobody else
+   holds a rank between the two). A play that the next player cannot beat goes
+   straight to the player after him (and on, if he cannot either): a forced pass
+   costs no node;
 4. before searching any move, every move's position is looked up in the table: one
    already known to win for the mover settles the node (enhanced transposition
    cutoff). The lookups go in batches, so that they wait for memory together, and the
@@ -117,10 +119,9 @@ from .ordering import (
     A_KEYS,
     A_METAS,
     A_ROWS,
-    KICKED,
     SORT_KEYS,
     doublings_first,
-    drop_dominated_kickers,
+    drop_dominated,
     order_moves,
 )
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
@@ -143,6 +144,7 @@ from .table import (
     store,
     store_numbers,
     table_key,
+    up_to_highest,
     wipe,
 )
 
@@ -757,13 +759,16 @@ def _expand(node, base, ctx):
             # spring just tried was the mover's only way to win, and his side must win
             return QUICK_LOSS, 0
     # after the spring tries, which need every kicker
-    if kinds & KICKED:
-        partners = np.int64(0)  # the ranks the mover's partners hold (typed: one signature)
-        if mover != 0:
-            for seat in range(1, players):
-                if seat != mover:
-                    partners |= held_ranks(_hand(node, seat))
-        n = drop_dominated_kickers(hand, partners, base, n, cards, metas)
+    partners = others = np.int64(0)  # the ranks the others hold (typed: one signature)
+    for seat in range(players):
+        if seat != mover:
+            ranks = held_ranks(_hand(node, seat))
+            others |= ranks
+            if seat != 0 and mover != 0:
+                partners |= ranks
+    # the ranks an answer's main rank must be above (a play of the table's kind)
+    beaten = up_to_highest(1 << (4 * ((table >> 4) & 15))) if table != 0 else np.int64(0)
+    n = drop_dominated(hand, partners, others, beaten, base, n, cards, metas)
     if table != 0:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0

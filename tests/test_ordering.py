@@ -1,6 +1,6 @@
 """Move ordering: the hand count it sorts by, against a rank-by-rank count; the plays
-with dominated kickers it leaves out, and the dominance itself against the reference
-minimax."""
+with dominated kickers or main ranks it leaves out, and the dominance itself against
+the reference minimax."""
 
 import random
 
@@ -9,9 +9,9 @@ import pytest
 import reference as ref
 
 from solver.cards import ACE, NUM_RANKS, format_hand, pack, parse_hand, unpack
-from solver.movegen import Move, leads
-from solver.ordering import _plays_needed, drop_dominated_kickers
-from solver.table import held_ranks
+from solver.movegen import Move, follows, leads
+from solver.ordering import _plays_needed, drop_dominated
+from solver.table import RANK_BITS13, held_ranks, up_to_highest
 
 
 def runs(counts: list[int], c: int) -> list[int]:
@@ -59,15 +59,27 @@ def test_the_hand_count_is_the_rank_by_rank_count():
         assert hand_count(counts) == plays == _plays_needed(pack(counts)), counts
 
 
-def kept(hand: str, partners: str = "") -> tuple[list[Move], set[str]]:
-    """The leads of ``hand``, and the ones drop_dominated_kickers keeps (as text) for a
-    mover whose partners hold ``partners``."""
-    moves = leads(parse_hand(hand))
+def kept(
+    hand: str, partners: str = "", others: str | None = None, table: Move | None = None
+) -> tuple[list[Move], set[str]]:
+    """The plays of ``hand`` (its leads, or its answers to ``table``), and the ones
+    drop_dominated keeps (as text) for a mover whose partners hold ``partners``
+    and all the other players ``others`` (None: every rank, so no main rank is swapped)."""
+    cards_of = parse_hand(hand)
+    moves = leads(cards_of) if table is None else follows(cards_of, table)
+    return moves, _kept(cards_of, moves, partners, others, table)
+
+
+def _kept(
+    hand: tuple[int, ...], moves: list[Move], partners: str, others: str | None, table: Move | None
+) -> set[str]:
     cards = np.array([pack(m.cards) for m in moves], np.int64)
     metas = np.array([m.meta for m in moves], np.int64)
     ranks = held_ranks(pack(parse_hand(partners))) if partners else 0
-    n = drop_dominated_kickers(pack(parse_hand(hand)), ranks, 0, len(moves), cards, metas)
-    return moves, {format_hand(unpack(int(c))) for c in cards[:n]}
+    rest = RANK_BITS13 if others is None else held_ranks(pack(parse_hand(others)))
+    beaten = up_to_highest(1 << (4 * ((table.meta >> 4) & 15))) if table else 0
+    n = drop_dominated(pack(hand), ranks, rest, beaten, 0, len(moves), cards, metas)
+    return {format_hand(unpack(int(c))) for c in cards[:n]}
 
 
 @pytest.mark.parametrize(
@@ -138,26 +150,42 @@ def test_a_dropped_lead_never_wins_where_the_lead_kept_for_it_loses() -> None:
 
 
 def swapped(hand: list[int], move: Move, partner: list[int] | None = None) -> tuple[int, ...]:
+    """``move`` with the highest kicker it can swap for the lowest (see
+    :func:`lower_kickers`): the lead drop_dominated keeps for it when there is
+    no partner."""
+    return lower_kickers(hand, move, partner)[0]
+
+
+def lower_kickers(
+    hand: list[int], move: Move, partner: list[int] | None = None
+) -> list[tuple[int, ...]]:
     """``move`` with one kicker of a rank held once (twice for pairs) swapped for a lower
     such rank it leaves in the hand, with no rank of ``partner`` above that one up to the
-    kicker's: the highest kicker for the lowest rank left when there is no partner (the
-    lead drop_dominated_kickers keeps for it)."""
+    kicker's: every such swap, higher kickers and lower ranks first."""
+    if move.kind not in ("trio+single", "trio+pair", "plane+singles", "plane+pairs"):
+        if move.kind not in ("quad+singles", "quad+pairs"):
+            return []
     width = 2 if "pair" in move.kind else 1
     main = {r for r, c in enumerate(move.cards) if c >= 3}
-    free = [r for r in range(13) if hand[r] == width and r not in main]
+    zone = chainable(hand)
+    free = [r for r in range(13) if hand[r] == width and r not in main and r not in zone]
     chosen = [r for r in free if move.cards[r] == width]
     spare = [r for r in free if move.cards[r] == 0]
     held = [r for r in range(NUM_RANKS) if partner and partner[r]]
-    b, a = next(
-        (b, a)
-        for b in sorted(chosen, reverse=True)
-        for a in sorted(spare)
-        if a < b and not any(a < r <= b for r in held)
-    )
-    out = list(move.cards)
-    out[b] -= width
-    out[a] += width
-    return tuple(out)
+    out = []
+    for b in sorted(chosen, reverse=True):
+        for a in sorted(spare):
+            if a < b and not any(a < r <= b for r in held):
+                out.append(moved(move, b, a, width))
+    return out
+
+
+def moved(move: Move, b: int, a: int, width: int) -> tuple[int, ...]:
+    """The cards of ``move`` with its ``width`` cards of rank ``b`` swapped for rank ``a``."""
+    play = list(move.cards)
+    play[b] -= width
+    play[a] += width
+    return tuple(play)
 
 
 def test_a_dropped_peasant_lead_never_beats_the_lead_kept_for_it() -> None:
@@ -206,3 +234,162 @@ def test_a_partner_between_the_kickers_keeps_the_higher_one() -> None:
         table = [p for p in ref.readings(play) if p[1] == "trio+single"][0]
         wins[text] = ref.minimax((landlord, rest, partner), 2, table, 1)
     assert wins == {"4446": True, "444T": False}
+
+
+def single(rank: str) -> Move:
+    """The single ``rank`` as a table play."""
+    return next(m for m in leads(parse_hand(rank)) if m.kind == "single")
+
+
+@pytest.mark.parametrize(
+    "hand, others, table, stays, goes",
+    [
+        # free singles 3 5 7 9 J K; the others hold a 4 and an 8: the 7 goes for the 5,
+        # the J and the K for the 9
+        ("3579JK", "48", None, {"3", "5", "9"}, {"7", "J", "K"}),
+        # answering a 6: the 7 is the lowest answer, the J and K still go for the 9
+        ("3579JK", "48", "6", {"7", "9"}, {"J", "K"}),
+        # an other's K keeps the K (it answers the J, not the K)
+        ("3579JK", "48K", None, {"3", "5", "9", "K"}, {"7", "J"}),
+        # pairs: 55 goes for 33 only if nobody holds a 4 or 5; 88 for 55 likewise
+        ("335588", "4", None, {"33", "55", "3", "5", "8"}, {"88"}),
+        # trios with their kickers: 888 goes for 555 (and takes the same kicker)
+        ("5558889", "3", None, {"555", "5559", "9"}, {"888", "8889"}),
+        # a rank is free only at its own width: the 8s are three, so no pair, single or
+        # trio here has a lower free rank of its width to go to
+        ("88899", "3", None, {"8", "9", "88", "99", "888", "8889", "88899"}, set()),
+        # 3-7 could make a chain: none of them is free
+        ("34567", "", None, {"3", "4", "5", "6", "7"}, set()),
+        # the 2 is free, a joker never: the 2 goes for the K, B and R stay; but an
+        # other's ace keeps the 2
+        ("K2BR", "4", None, {"K", "B", "R", "BR"}, {"2"}),
+        ("K2BR", "A", None, {"K", "2", "B", "R", "BR"}, set()),
+    ],
+)
+def test_only_the_lowest_free_main_ranks_stay(
+    hand: str, others: str, table: str | None, stays: set[str], goes: set[str]
+) -> None:
+    moves, left = kept(hand, others=others, table=single(table) if table else None)
+    every = {format_hand(m.cards) for m in moves}
+    assert stays <= left and stays <= every
+    assert goes <= every and not goes & left
+    assert left == every - goes
+
+
+def chainable(hand: list[int]) -> set[int]:
+    """The ranks 3..A of every chain the hand could ever form: its runs of five or more
+    singles, three or more pairs, two or more trios."""
+    zone: set[int] = set()
+    for width, length in ((1, 5), (2, 3), (3, 2)):
+        run: list[int] = []
+        for r in range(ACE + 2):
+            if r <= ACE and hand[r] >= width:
+                run.append(r)
+                continue
+            if len(run) >= length:
+                zone.update(run)
+            run = []
+    return zone
+
+
+def lower_mains(
+    hand: list[int], move: Move, others: list[int], table_rank: int
+) -> list[tuple[int, ...]]:
+    """``move`` (a single, pair or trio, with its kickers) with its main rank ``t``
+    swapped for each lower rank ``a``, both held exactly the main part's width of and
+    outside the hand's chains, ``a`` beating the table's rank and no other player
+    holding a rank above ``a`` up to ``t``."""
+    width = {"single": 1, "pair": 2, "trio": 3, "trio+single": 3, "trio+pair": 3}.get(move.kind)
+    t = (move.meta >> 4) & 15
+    zone = chainable(hand)
+    if width is None or t > 12 or hand[t] != width or t in zone:
+        return []
+    out = []
+    for a in range(table_rank + 1, t):
+        if hand[a] == width and a not in zone and not move.cards[a]:
+            if not any(others[r] for r in range(a + 1, t + 1)):
+                out.append(moved(move, t, a, width))
+    return out
+
+
+def test_a_dropped_play_never_beats_the_play_with_a_lower_main_rank() -> None:
+    """The main-rank dominance, checked by the reference minimax on random positions of
+    two and three players, every mover, on a free lead and in answer to a single or a
+    pair: for every play left out, each play with its main rank swapped for a lower
+    one the rule allows does at least as well for the mover's side."""
+    rng = random.Random(13)
+    deck = [r for r in range(NUM_RANKS) for _ in range(4 if r < 13 else 1)]
+    checked = wins = 0
+    while checked < 60:
+        players = rng.choice([2, 3])
+        rng.shuffle(deck)
+        sizes = [6, 5, 5][:players]
+        hands = [[0] * NUM_RANKS for _ in range(players)]
+        at = 0
+        for seat, size in enumerate(sizes):
+            for r in deck[at : at + size]:
+                hands[seat][r] += 1
+            at += size
+        mover = rng.randrange(players)
+        table = None
+        if rng.random() < 0.5:  # the player before him led a single or pair of the rest
+            width = rng.choice([1, 2])
+            rest = deck[at:]
+            ranks = [r for r in range(13) if rest.count(r) >= width]
+            r = rng.choice(ranks)
+            table_cards = tuple(width if q == r else 0 for q in range(NUM_RANKS))
+            table = next(m for m in leads(table_cards) if m.kind in ("single", "pair"))
+        hand = hands[mover]
+        others = [sum(h[r] for s, h in enumerate(hands) if s != mover) for r in range(NUM_RANKS)]
+        partner = hands[3 - mover] if players == 3 and mover else None
+        moves = leads(tuple(hand)) if table is None else follows(tuple(hand), table)
+        left = _kept(
+            tuple(hand),
+            moves,
+            format_hand(tuple(partner)) if partner else "",
+            format_hand(tuple(others)),
+            table,
+        )
+        table_rank = (table.meta >> 4) & 15 if table else -1
+        for m in moves:
+            if format_hand(m.cards) in left:
+                continue
+            kept_for_it = lower_mains(hand, m, others, table_rank) + lower_kickers(hand, m, partner)
+            assert kept_for_it, (hands, mover, table, m)  # a play left out has a better one
+            for better in kept_for_it:
+                assert format_hand(better) in {format_hand(x.cards) for x in moves}
+                after = {}
+                for play in (m.cards, better):
+                    rest = tuple(a - b for a, b in zip(hand, play, strict=True))
+                    if not any(rest):
+                        after[play] = mover == 0
+                        continue
+                    reading = [p for p in ref.readings(play) if p[1] == m.kind][0]
+                    now = [tuple(h) for h in hands]
+                    now[mover] = rest
+                    after[play] = ref.minimax(now, (mover + 1) % players, reading, mover)
+                if mover == 0:
+                    assert after[better] or not after[m.cards], (hands, mover, table, m)
+                else:
+                    assert after[m.cards] or not after[better], (hands, mover, table, m)
+                checked += 1
+                wins += after[m.cards]
+    assert 0 < wins < checked
+
+
+def test_an_other_between_the_main_ranks_keeps_the_higher_one() -> None:
+    """Why every other player's cards count: the landlord on 37JK against a peasant on
+    56Q2 loses leading the 3 (the peasant answers the 5 or 6, and the 2 controls) and
+    wins leading the 7. The filter keeps both; the J goes for the 7 (the peasant's Q
+    keeps the K)."""
+    landlord, peasant = parse_hand("37JK"), parse_hand("56Q2")
+    moves, left = kept("37JK", others="56Q2")
+    singles = {format_hand(m.cards) for m in moves if m.kind == "single"}
+    assert singles & left == {"3", "7", "K"} and singles - left == {"J"}
+    wins = {}
+    for text in ("3", "7"):
+        play = parse_hand(text)
+        rest = tuple(a - b for a, b in zip(landlord, play, strict=True))
+        table = [p for p in ref.readings(play) if p[1] == "single"][0]
+        wins[text] = ref.minimax((rest, peasant), 1, table, 0)
+    assert wins == {"3": False, "7": True}
