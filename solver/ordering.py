@@ -247,9 +247,9 @@ def drop_dominated(hand, partners, others, beaten, base, n, cards, metas):
     the hand could ever form uses it. Of two plays that differ only in a free kicker,
     lower ``a`` in one and higher ``b`` in the other, the first is at least as good when
     no partner holds a rank above ``a`` up to ``b``: after it the mover holds ``b``
-    where the other leaves him ``a``, and whatever he would later do with ``a`` (a
-    single or a kicker: nothing else uses it) he can do with ``b``, which beats all
-    that ``a`` beats; his opponents' answers are only fewer, and his partners' the same.
+    where the other leaves him ``a``, and whatever he would later do with ``a`` (no
+    chain uses it) he can do with ``b``, which beats all that ``a`` beats; his
+    opponents' answers are only fewer, and his partners' the same.
     The same holds of a single, pair or trio (with its kickers) of free rank ``b``
     against the same play of free rank ``a``, when no other player holds a rank above
     ``a`` up to ``b``: everyone answers the two alike. So a play is left out when such
@@ -287,15 +287,15 @@ def drop_dominated(hand, partners, others, beaten, base, n, cards, metas):
 
 
 @kernel
-def _swappable(chosen, spare, partners):
+def _swappable(chosen, spare, blocking):
     """Whether some rank of ``spare`` lies below some rank of ``chosen`` with no rank of
-    ``partners`` above it up to that one (all a bit a rank)."""
+    ``blocking`` above it up to that one (all a bit a rank)."""
     while chosen:
         b = chosen & -chosen  # the lowest chosen rank left
         chosen ^= b
         below = b - 1  # the ranks under b
-        # from the highest partner rank up to b (if any) on, under b
-        window = below & ~(up_to_highest(partners & (below | b)) >> 4)
+        # from the highest blocking rank up to b (if any) on, under b
+        window = below & ~(up_to_highest(blocking & (below | b)) >> 4)
         if spare & window:
             return True
     return False
