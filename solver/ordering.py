@@ -231,16 +231,18 @@ PAIR_KICKED = (1 << TRIO_PAIR) | (1 << PLANE_PAIRS) | (1 << QUAD_PAIRS)
 KICKED = SINGLE_KICKED | PAIR_KICKED
 #: The kinds a play of a lower main rank can replace: one rank, beaten by rank alone.
 MAIN_SWAPPED = (1 << SINGLE) | (1 << PAIR) | (1 << TRIO) | (1 << TRIO_SINGLE) | (1 << TRIO_PAIR)
+#: The kinds of which :func:`drop_dominated` may leave a play out.
+DOMINATED = KICKED | MAIN_SWAPPED
 
 
 @kernel
-def drop_dominated(hand, partners, others, beaten, base, n, cards, metas):
+def drop_dominated(hand, partners, others, table, base, n, cards, metas):
     """Leave out of the moves in ``base .. base + n`` (keeping their order) every play
     that a play with a lower kicker, or a lower main rank, would replace to the mover's
     gain; return how many moves are left. ``partners``: the ranks the mover's partners
     hold (a bit a rank, as :func:`solver.table.held_ranks`; 0 for a mover who plays
-    alone); ``others``: the ranks every other player holds; ``beaten``: the ranks a
-    play's main rank must be above (those up to the table play's; 0 on a free lead).
+    alone); ``others``: the ranks every other player holds; ``table``: the meta of the
+    play to beat (0: a free lead), whose rank a lower main rank must still beat.
 
     A rank is *free* for a width when the hand holds exactly that many cards of it (one
     card for a single, two for a pair, three for a trio), it is no joker, and no chain
@@ -260,6 +262,8 @@ def drop_dominated(hand, partners, others, beaten, base, n, cards, metas):
     singles = _zero_ranks(hand ^ RANK_BITS) & ~zone & RANK_BITS13  # (no joker)
     pairs = _zero_ranks(hand ^ 2 * RANK_BITS) & ~zone & RANK_BITS13
     trios = _zero_ranks(hand ^ 3 * RANK_BITS) & ~zone & RANK_BITS13
+    # the ranks a main rank must be above: those up to the table play's
+    beaten = up_to_highest(1 << (4 * ((table >> 4) & 15))) if table else 0
     out = base
     for i in range(base, base + n):
         meta = metas[i]

@@ -119,6 +119,7 @@ from .ordering import (
     A_KEYS,
     A_METAS,
     A_ROWS,
+    DOMINATED,
     SORT_KEYS,
     doublings_first,
     drop_dominated,
@@ -144,7 +145,6 @@ from .table import (
     store,
     store_numbers,
     table_key,
-    up_to_highest,
     wipe,
 )
 
@@ -759,16 +759,15 @@ def _expand(node, base, ctx):
             # spring just tried was the mover's only way to win, and his side must win
             return QUICK_LOSS, 0
     # after the spring tries, which need every kicker
-    partners = others = np.int64(0)  # the ranks the others hold (typed: one signature)
-    for seat in range(players):
-        if seat != mover:
-            ranks = held_ranks(_hand(node, seat))
-            others |= ranks
-            if seat != 0 and mover != 0:
-                partners |= ranks
-    # the ranks an answer's main rank must be above (a play of the table's kind)
-    beaten = up_to_highest(1 << (4 * ((table >> 4) & 15))) if table != 0 else np.int64(0)
-    n = drop_dominated(hand, partners, others, beaten, base, n, cards, metas)
+    if kinds & DOMINATED:
+        partners = others = np.int64(0)  # the ranks the others hold (typed: one signature)
+        for seat in range(players):
+            if seat != mover:
+                ranks = held_ranks(_hand(node, seat))
+                others |= ranks
+                if seat != 0 and mover != 0:
+                    partners |= ranks
+        n = drop_dominated(hand, partners, others, table, base, n, cards, metas)
     if table != 0:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0

@@ -11,7 +11,7 @@ import reference as ref
 from solver.cards import ACE, NUM_RANKS, format_hand, pack, parse_hand, unpack
 from solver.movegen import Move, follows, leads
 from solver.ordering import _plays_needed, drop_dominated
-from solver.table import RANK_BITS13, held_ranks, up_to_highest
+from solver.table import RANK_BITS13, held_ranks
 
 
 def runs(counts: list[int], c: int) -> list[int]:
@@ -67,19 +67,37 @@ def kept(
     and all the other players ``others`` (None: every rank, so no main rank is swapped)."""
     cards_of = parse_hand(hand)
     moves = leads(cards_of) if table is None else follows(cards_of, table)
-    return moves, _kept(cards_of, moves, partners, others, table)
-
-
-def _kept(
-    hand: tuple[int, ...], moves: list[Move], partners: str, others: str | None, table: Move | None
-) -> set[str]:
     cards = np.array([pack(m.cards) for m in moves], np.int64)
     metas = np.array([m.meta for m in moves], np.int64)
     ranks = held_ranks(pack(parse_hand(partners))) if partners else 0
     rest = RANK_BITS13 if others is None else held_ranks(pack(parse_hand(others)))
-    beaten = up_to_highest(1 << (4 * ((table.meta >> 4) & 15))) if table else 0
-    n = drop_dominated(pack(hand), ranks, rest, beaten, 0, len(moves), cards, metas)
-    return {format_hand(unpack(int(c))) for c in cards[:n]}
+    meta = table.meta if table else 0
+    n = drop_dominated(pack(cards_of), ranks, rest, meta, 0, len(moves), cards, metas)
+    return moves, {format_hand(unpack(int(c))) for c in cards[:n]}
+
+
+def deal(deck: list[int], sizes: tuple[int, ...]) -> list[list[int]]:
+    """Hands (rank counts) of ``sizes`` cards each, dealt from the top of ``deck``."""
+    hands, at = [], 0
+    for size in sizes:
+        hand = [0] * NUM_RANKS
+        for r in deck[at : at + size]:
+            hand[r] += 1
+        hands.append(hand)
+        at += size
+    return hands
+
+
+def landlord_wins_after(hands: list, mover: int, play: tuple[int, ...], kind: str) -> bool:
+    """The reference minimax's value for the landlord after ``mover`` plays ``play`` (of
+    ``kind``) from ``hands``: the next player answers it; a mover who goes out wins for
+    his side."""
+    now = [tuple(h) for h in hands]
+    now[mover] = tuple(a - b for a, b in zip(hands[mover], play, strict=True))
+    if not any(now[mover]):
+        return mover == 0
+    table = next(p for p in ref.readings(play) if p[1] == kind)
+    return ref.minimax(now, (mover + 1) % len(hands), table, mover)
 
 
 @pytest.mark.parametrize(
@@ -130,21 +148,16 @@ def test_a_dropped_lead_never_wins_where_the_lead_kept_for_it_loses() -> None:
     checked = 0
     while checked < 60:
         rng.shuffle(deck)
-        landlord, peasant = [0] * NUM_RANKS, [0] * NUM_RANKS
-        for r in deck[:8]:
-            landlord[r] += 1
-        for r in deck[8:14]:
-            peasant[r] += 1
+        landlord, peasant = deal(deck, (8, 6))
         moves, left = kept(format_hand(tuple(landlord)))
         for m in moves:
             if format_hand(m.cards) in left:
                 continue
             better = swapped(landlord, m)
-            after = {}
-            for play in (m.cards, better):
-                rest = tuple(a - b for a, b in zip(landlord, play, strict=True))
-                table = [p for p in ref.readings(play) if p[1] == m.kind][0]
-                after[play] = not any(rest) or ref.minimax((rest, tuple(peasant)), 1, table, 0)
+            after = {
+                play: landlord_wins_after([landlord, peasant], 0, play, m.kind)
+                for play in (m.cards, better)
+            }
             assert after[better] or not after[m.cards], (landlord, peasant, m)
             checked += 1
 
@@ -162,9 +175,8 @@ def lower_kickers(
     """``move`` with one kicker of a rank held once (twice for pairs) swapped for a lower
     such rank it leaves in the hand, with no rank of ``partner`` above that one up to the
     kicker's: every such swap, higher kickers and lower ranks first."""
-    if move.kind not in ("trio+single", "trio+pair", "plane+singles", "plane+pairs"):
-        if move.kind not in ("quad+singles", "quad+pairs"):
-            return []
+    if "+" not in move.kind:  # no kickers
+        return []
     width = 2 if "pair" in move.kind else 1
     main = {r for r, c in enumerate(move.cards) if c >= 3}
     zone = chainable(hand)
@@ -197,22 +209,16 @@ def test_a_dropped_peasant_lead_never_beats_the_lead_kept_for_it() -> None:
     checked = wins = 0
     while checked < 40:
         rng.shuffle(deck)
-        hands = [[0] * NUM_RANKS for _ in range(3)]
-        for seat, cards in enumerate((deck[:5], deck[5:13], deck[13:17])):
-            for r in cards:
-                hands[seat][r] += 1
+        hands = deal(deck, (5, 8, 4))
         landlord, peasant, partner = hands
         moves, left = kept(format_hand(tuple(peasant)), format_hand(tuple(partner)))
         for m in moves:
             if format_hand(m.cards) in left:
                 continue
             better = swapped(peasant, m, partner)
-            after = {}
-            for play in (m.cards, better):
-                rest = tuple(a - b for a, b in zip(peasant, play, strict=True))
-                table = [p for p in ref.readings(play) if p[1] == m.kind][0]
-                hands = (tuple(landlord), rest, tuple(partner))
-                after[play] = any(rest) and ref.minimax(hands, 2, table, 1)
+            after = {
+                play: landlord_wins_after(hands, 1, play, m.kind) for play in (m.cards, better)
+            }
             assert after[m.cards] or not after[better], (landlord, peasant, partner, m)
             checked += 1
             wins += after[m.cards]
@@ -223,22 +229,20 @@ def test_a_partner_between_the_kickers_keeps_the_higher_one() -> None:
     """Why a partner's cards count: with the landlord on A2 and the partner on a lone ten,
     the first peasant must lead 444 with the ten, keeping the 6 for his partner to beat
     (444 with the 6 loses). The filter keeps both; 444K and 444A go, for 444T."""
-    landlord, peasant, partner = parse_hand("A2"), parse_hand("4446TKA"), parse_hand("T")
+    hands = [parse_hand("A2"), parse_hand("4446TKA"), parse_hand("T")]
     moves, left = kept("4446TKA", "T")
     trios = {format_hand(m.cards) for m in moves if m.kind == "trio+single"}
     assert trios & left == {"4446", "444T"} and trios - left == {"444K", "444A"}
-    wins = {}
-    for text in ("4446", "444T"):
-        play = parse_hand(text)
-        rest = tuple(a - b for a, b in zip(peasant, play, strict=True))
-        table = [p for p in ref.readings(play) if p[1] == "trio+single"][0]
-        wins[text] = ref.minimax((landlord, rest, partner), 2, table, 1)
+    wins = {
+        text: landlord_wins_after(hands, 1, parse_hand(text), "trio+single")
+        for text in ("4446", "444T")
+    }
     assert wins == {"4446": True, "444T": False}
 
 
-def single(rank: str) -> Move:
-    """The single ``rank`` as a table play."""
-    return next(m for m in leads(parse_hand(rank)) if m.kind == "single")
+def play_of(cards: str, kind: str = "single") -> Move:
+    """``cards`` read as one play of ``kind`` (a table play)."""
+    return next(m for m in leads(parse_hand(cards)) if m.kind == kind)
 
 
 @pytest.mark.parametrize(
@@ -269,7 +273,7 @@ def single(rank: str) -> Move:
 def test_only_the_lowest_free_main_ranks_stay(
     hand: str, others: str, table: str | None, stays: set[str], goes: set[str]
 ) -> None:
-    moves, left = kept(hand, others=others, table=single(table) if table else None)
+    moves, left = kept(hand, others=others, table=play_of(table) if table else None)
     every = {format_hand(m.cards) for m in moves}
     assert stays <= left and stays <= every
     assert goes <= every and not goes & left
@@ -323,29 +327,22 @@ def test_a_dropped_play_never_beats_the_play_with_a_lower_main_rank() -> None:
     while checked < 60:
         players = rng.choice([2, 3])
         rng.shuffle(deck)
-        sizes = [6, 5, 5][:players]
-        hands = [[0] * NUM_RANKS for _ in range(players)]
-        at = 0
-        for seat, size in enumerate(sizes):
-            for r in deck[at : at + size]:
-                hands[seat][r] += 1
-            at += size
+        sizes = (6, 5, 5)[:players]
+        hands = deal(deck, sizes)
         mover = rng.randrange(players)
         table = None
         if rng.random() < 0.5:  # the player before him led a single or pair of the rest
             width = rng.choice([1, 2])
-            rest = deck[at:]
+            rest = deck[sum(sizes) :]
             ranks = [r for r in range(13) if rest.count(r) >= width]
             r = rng.choice(ranks)
-            table_cards = tuple(width if q == r else 0 for q in range(NUM_RANKS))
-            table = next(m for m in leads(table_cards) if m.kind in ("single", "pair"))
+            cards = tuple(width if q == r else 0 for q in range(NUM_RANKS))
+            table = play_of(format_hand(cards), ("single", "pair")[width - 1])
         hand = hands[mover]
         others = [sum(h[r] for s, h in enumerate(hands) if s != mover) for r in range(NUM_RANKS)]
         partner = hands[3 - mover] if players == 3 and mover else None
-        moves = leads(tuple(hand)) if table is None else follows(tuple(hand), table)
-        left = _kept(
-            tuple(hand),
-            moves,
+        moves, left = kept(
+            format_hand(tuple(hand)),
             format_hand(tuple(partner)) if partner else "",
             format_hand(tuple(others)),
             table,
@@ -358,16 +355,10 @@ def test_a_dropped_play_never_beats_the_play_with_a_lower_main_rank() -> None:
             assert kept_for_it, (hands, mover, table, m)  # a play left out has a better one
             for better in kept_for_it:
                 assert format_hand(better) in {format_hand(x.cards) for x in moves}
-                after = {}
-                for play in (m.cards, better):
-                    rest = tuple(a - b for a, b in zip(hand, play, strict=True))
-                    if not any(rest):
-                        after[play] = mover == 0
-                        continue
-                    reading = [p for p in ref.readings(play) if p[1] == m.kind][0]
-                    now = [tuple(h) for h in hands]
-                    now[mover] = rest
-                    after[play] = ref.minimax(now, (mover + 1) % players, reading, mover)
+                after = {
+                    play: landlord_wins_after(hands, mover, play, m.kind)
+                    for play in (m.cards, better)
+                }
                 if mover == 0:
                     assert after[better] or not after[m.cards], (hands, mover, table, m)
                 else:
@@ -382,14 +373,9 @@ def test_an_other_between_the_main_ranks_keeps_the_higher_one() -> None:
     56Q2 loses leading the 3 (the peasant answers the 5 or 6, and the 2 controls) and
     wins leading the 7. The filter keeps both; the J goes for the 7 (the peasant's Q
     keeps the K)."""
-    landlord, peasant = parse_hand("37JK"), parse_hand("56Q2")
+    hands = [parse_hand("37JK"), parse_hand("56Q2")]
     moves, left = kept("37JK", others="56Q2")
     singles = {format_hand(m.cards) for m in moves if m.kind == "single"}
     assert singles & left == {"3", "7", "K"} and singles - left == {"J"}
-    wins = {}
-    for text in ("3", "7"):
-        play = parse_hand(text)
-        rest = tuple(a - b for a, b in zip(landlord, play, strict=True))
-        table = [p for p in ref.readings(play) if p[1] == "single"][0]
-        wins[text] = ref.minimax((rest, peasant), 1, table, 0)
+    wins = {text: landlord_wins_after(hands, 0, parse_hand(text), "single") for text in ("3", "7")}
     assert wins == {"3": False, "7": True}
