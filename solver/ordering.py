@@ -48,7 +48,7 @@ def order_moves(base, n, hand, free, has_pass, pass_first, opponents, arena, by_
     keeping each move's bits of who cannot answer it (``opponents``: the bits of the
     mover's opponents).
 
-    First by the plays the rest of the hand still needs (:func:`_plays_needed`), fewest
+    First by the plays the rest of the hand still needs (:func:`plays_needed`), fewest
     first: the move that leaves the hand closest to going out. Then, on a free lead,
     more cards first; in answer, plays of the table's kind before bombs and the rocket.
     Then plays an opponent can answer before those no opponent can (shed weak cards,
@@ -73,7 +73,7 @@ def order_moves(base, n, hand, free, has_pass, pass_first, opponents, arena, by_
             size = 0
         safe = keys[i] & opponents == opponents  # no opponent can answer it
         key = (size * 2 + safe) * 16 + rank
-        key |= min(_plays_needed(hand - cards[i]), REST_MAX) << PLAIN_BITS
+        key |= min(plays_needed(hand - cards[i]), REST_MAX) << PLAIN_BITS
         keys[i] = key << CANNOT_BITS | keys[i]  # the cannot-answer bits ride along
     if plays <= SHORT_LIST:
         _insertion_sort(base, plays, cards, metas, keys)
@@ -132,7 +132,7 @@ JOKERS = 4 * (NUM_RANKS - 2)  # the black joker's four bits, the red one's next
 
 
 @kernel
-def _plays_needed(h):
+def plays_needed(h):
     """A quick estimate of the plays a hand needs to go out (its "hand count"): chains
     of five or more singles, three or more pairs, two or more trios count one play;
     each trio carries one loose single or pair; bombs and the rocket count one.

@@ -22,9 +22,12 @@ order:
    lead, he can play everything with at most one play an opponent can beat (the spring
    search of :mod:`solver.spring` over the moves just generated, against his opponents
    only: a partner just passes); or he can do so after leading his lowest single or
-   pair and taking the lead back with one no opponent can beat. Under a goal, a way
-   out counts only when it meets the goal, and a goal the bombs left in the hands
-   cannot reach (or cannot exceed) is settled before anything else;
+   pair and taking the lead back with one no opponent can beat; or, answering a play,
+   he can beat it with a play no opponent can beat and spring with the rest (from 20
+   cards in play down, only where the rest needs at most three plays: below that the
+   test costs more time than the nodes it saves). Under a goal, a way out counts only
+   when it meets the goal, and a goal the bombs left in the hands cannot reach (or
+   cannot exceed) is settled before anything else;
 3. the moves, ordered (:mod:`solver.ordering`; under a goal that wants two doublings or
    more, the bombs and the rocket first), without the plays whose kicker a lower one
    would replace to the mover's gain (for a peasant, where no partner holds a rank
@@ -124,6 +127,7 @@ from .ordering import (
     doublings_first,
     drop_dominated,
     order_moves,
+    plays_needed,
 )
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
 from .rules import BOMB, ROCKET, RuleSet
@@ -196,6 +200,7 @@ DEFAULT_MEMORY_MB = 64
 BATCH = 64  # children looked up in the table together
 PROOF_FROM = 36  # positions of this many cards or more go to the proof-number search
 PROOF_LEAF = 20  # within the proof-number search, positions this small are searched depth first
+SHORT_REST = 3  # see _spring_after_control
 INFINITE = NUMBER_MASK  # a proof or disproof number: settled
 PROVED = INFINITE << NUMBER_BITS  # numbers words: proved, disproved, stopped by a limit
 DISPROVED = INFINITE
@@ -678,7 +683,7 @@ def _expand(node, base, ctx):
 
     Kept apart from the recursive :func:`search`, so that the recursion stays small.
     """
-    h0, h1, h2, h3 = node.hand0, node.hand1, node.hand2, node.hand3
+    h0, h1, h2 = node.hand0, node.hand1, node.hand2
     mover, table, players = node.mover, node.table, ctx.players
     rules, arena, scratch, facts, ws = ctx.rules, ctx.arena, ctx.scratch, ctx.facts, ctx.ws
     hand = _hand(node, mover)
@@ -729,22 +734,9 @@ def _expand(node, base, ctx):
     enough = wins_enough(goal, mover)
     spring_counts = spring_doubles(goal, mover)  # a spring is one doubling he needs
     if table == 0 and (enough or spring_counts or (one_card and needs_win(goal, mover))):
-        if mover == 0:  # against every peasant
-            row_a, row_b, row_c, key_a, key_b, key_c = row_first, row_second, row_third, h1, h2, h3
-        else:  # against the landlord
-            row_a = row_first if first == 0 else (row_second if second == 0 else row_third)
-            row_b, row_c, key_a, key_b, key_c = row_a, row_a, h0, h0, h0
-        memo = scratch[X_SPRING]
-        opponents_changed = memo[M_OPPONENT_A] != key_a or memo[M_OPPONENT_B] != key_b
-        if opponents_changed or memo[M_OPPONENT_C] != key_c:
-            memo[M_OPPONENT_A], memo[M_OPPONENT_B], memo[M_OPPONENT_C] = key_a, key_b, key_c
-            thr = ws[W_THR]
-            one, two, three = facts[row_a], facts[row_b], facts[row_c]
-            for i in range(TABLE_SIZE):
-                thr[i] = max(one[i], two[i], three[i])
-            memo[M_SAFE] = safe_minimum(thr, ws[W_MINR])
+        springable = _spring_table(node, row_first, row_second, row_third, ctx)
         sprung = clean = False  # clean: no opponent ever plays
-        if memo[M_SAFE]:
+        if springable:
             sprung = clean = spring_search(hand, n, cards, metas, base, ws) > 0
             if not sprung:
                 sprung = _spring_after_taking_back(hand, node, players, n, base, ctx)
@@ -758,6 +750,12 @@ def _expand(node, base, ctx):
             # one card left to the opponent: he goes out on any play he can beat, so the
             # spring just tried was the mover's only way to win, and his side must win
             return QUICK_LOSS, 0
+    # answering, a play no opponent can beat and then a spring: a win, when winning is
+    # enough
+    if table != 0 and enough and _spring_table(node, row_first, row_second, row_third, ctx):
+        small = _cards_in_play(node) <= PROOF_LEAF
+        if _spring_after_control(hand, counts, n, base, small, ctx):
+            return QUICK_WIN, 0
     # after the spring tries, which need every kicker
     if kinds & DOMINATED:
         partners = others = np.int64(0)  # the ranks the others hold (typed: one signature)
@@ -794,6 +792,65 @@ def _expand(node, base, ctx):
     if bombs_first(goal, mover):
         doublings_first(base, n, arena)
     return n, whole_first | whole_second << WHOLE_BITS | whole_third << (2 * WHOLE_BITS)
+
+
+@kernel
+def _spring_table(node, row_first, row_second, row_third, ctx):
+    """Whether the mover's opponents can be sprung at all (they hold no rocket); their
+    best ranks then go to ``ws[W_THR]`` and their spring table to ``ws[W_MINR]``, which
+    are kept while their hands are unchanged. The rows are the facts of the players
+    after the mover."""
+    ws, memo, players, mover = ctx.ws, ctx.scratch[X_SPRING], ctx.players, node.mover
+    if mover == 0:  # against every peasant
+        row_a, row_b, row_c = row_first, row_second, row_third
+        key_a, key_b, key_c = node.hand1, node.hand2, node.hand3
+    else:  # against the landlord
+        first, second = _seat(mover + 1, players), _seat(mover + 2, players)
+        row_a = row_first if first == 0 else (row_second if second == 0 else row_third)
+        row_b, row_c, key_a, key_b, key_c = row_a, row_a, node.hand0, node.hand0, node.hand0
+    opponents_changed = memo[M_OPPONENT_A] != key_a or memo[M_OPPONENT_B] != key_b
+    if opponents_changed or memo[M_OPPONENT_C] != key_c:
+        memo[M_OPPONENT_A], memo[M_OPPONENT_B], memo[M_OPPONENT_C] = key_a, key_b, key_c
+        thr, facts = ws[W_THR], ctx.facts
+        one, two, three = facts[row_a], facts[row_b], facts[row_c]
+        for i in range(TABLE_SIZE):
+            thr[i] = max(one[i], two[i], three[i])
+        memo[M_SAFE] = safe_minimum(thr, ws[W_MINR])
+    return memo[M_SAFE] != 0
+
+
+@kernel
+def _spring_after_control(hand, counts, n, base, small, ctx):
+    """Whether the mover can answer the table play with one of his ``n`` answers (in the
+    arena from ``base``) that no opponent can beat, and then spring with the rest: his
+    partner passes, and he leads what is left. In a ``small`` position (the depth-first
+    search's), where the test would cost more time than the nodes it saves, only rests
+    of at most :data:`SHORT_REST` plays (as :func:`solver.ordering.plays_needed` counts
+    them) are tried. ``counts`` holds his hand; his leads are written above the answers for the
+    spring search. ``ws[W_MINR]`` holds the opponents' spring table (see
+    :func:`_spring_table`)."""
+    arena, ws = ctx.arena, ctx.ws
+    cards, metas, minr = arena[A_CARDS], arena[A_METAS], ws[W_MINR]
+    leads_at = count = -1
+    for i in range(base, base + n):
+        m = metas[i]
+        if (m >> 4) & 15 < minr[(m & 15) * 16 + (m >> 8)]:
+            continue  # an opponent can beat it
+        rest = hand - cards[i]
+        if rest == 0:  # he goes out (read otherwise than as his whole hand's one play)
+            return True
+        if small and plays_needed(rest) > SHORT_REST:
+            continue
+        if leads_at < 0:
+            leads_at = base + n
+            zero = ctx.scratch[X_ZERO]
+            kinds = np.int64(ALL_KINDS)  # (typed as at the other call: one signature)
+            count = gen_moves(counts, ctx.rules, zero, kinds, cards, metas, leads_at)
+            if count == OVERFLOW:
+                return False
+        if spring_search(rest, count, cards, metas, leads_at, ws) > 0:
+            return True
+    return False
 
 
 @kernel

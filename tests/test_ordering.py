@@ -10,7 +10,7 @@ import reference as ref
 
 from solver.cards import ACE, NUM_RANKS, format_hand, pack, parse_hand, unpack
 from solver.movegen import Move, follows, leads
-from solver.ordering import _plays_needed, drop_dominated
+from solver.ordering import drop_dominated, plays_needed
 from solver.table import RANK_BITS13, held_ranks
 
 
@@ -50,13 +50,13 @@ def test_the_hand_count_is_the_rank_by_rank_count():
         most = rng.choice([4, 8])
         counts = [rng.randint(0, most) for _ in range(NUM_RANKS - 2)]
         counts += [rng.randint(0, most // 4) for _ in range(2)]
-        assert _plays_needed(pack(counts)) == hand_count(counts), counts
+        assert plays_needed(pack(counts)) == hand_count(counts), counts
     for counts, plays in (
         ([1] * 12 + [0, 1, 1], 2),  # 3 to ace, and the rocket
         ([3, 3, 1, 1] + [0] * 11, 1),  # a plane carrying two singles
         ([2, 2, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0], 3),  # pairs chain, bomb, a 2
     ):
-        assert hand_count(counts) == plays == _plays_needed(pack(counts)), counts
+        assert hand_count(counts) == plays == plays_needed(pack(counts)), counts
 
 
 def kept(

@@ -110,6 +110,34 @@ def test_taking_the_lead_back(spec, wins):
     assert Searcher(memory_mb=1).value(pos) == (WIN if wins else LOSS)
 
 
+@pytest.mark.parametrize(
+    ("spec", "wins", "quick"),
+    [
+        ("L=23 P1=45 P2=67 TABLE=9@P1 TO=L", True, True),  # the 2, then the 3
+        ("L=23 P1=45 TABLE=9@P1 TO=L", True, True),  # two players
+        ("L=234567 P1=66 P2=77 TABLE=9@P1 TO=L", True, True),  # the 2, then the chain
+        ("L=2R P1=B5 P2=67 TABLE=9@P1 TO=L", True, True),  # the red joker, then the 2
+        ("L=5K P1=23 P2=4 TABLE=Q@L TO=P1", False, True),  # peasant 1: the 2, then the 3
+        ("L=5K P1=A3 P2=2 TABLE=Q@L TO=P1", False, True),  # his partner passes the A
+        ("L=23 P1=4444 P2=67 TABLE=9@P1 TO=L", False, False),  # a bomb beats the 2
+        ("L=2346 P1=55 P2=77 TABLE=9@P1 TO=L", False, False),  # 3, 4, 6: two beatable
+        ("L=2K P1=A3 P2=4 TABLE=Q@L TO=P1", True, False),  # the landlord's 2 beats the A
+    ],
+)
+def test_answering_with_control_then_springing(spec, wins, quick):
+    """Answering with a play no opponent can beat, then playing out the rest with at most
+    one beatable play: where it holds, the node is settled by itself (one node, where
+    the search would need at least two); where it only seems to, searched."""
+    pos = parse_position(spec)
+    t = pos.table
+    table = (t.cards, t.kind, t.rank, t.length)
+    assert ref.minimax(pos.hands, pos.to_move, table, pos.owner) == wins
+    searcher = Searcher(memory_mb=1)
+    assert searcher.value(pos) == (WIN if wins else LOSS)
+    if quick:
+        assert searcher.stats.nodes == 1
+
+
 def window_split(rng, sizes, lo, width):
     """Hands dealt from the ranks ``lo .. lo + width - 1`` (within 3..A) and the 2s:
     chains galore, with ranks that nobody holds in between once cards are played."""
