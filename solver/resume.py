@@ -32,6 +32,7 @@ if sys.platform != "win32":
 
 FLUSH = 1 << 20  # bytes of lines read between two writes of a compaction
 READ_BUFFER = 1 << 20
+RESULT_START = b'{"id": '  # how every line of a batch output begins
 _ID = re.compile(rb'\{"id": ("(?:[^"\\]|\\.)*")(, "error")?')
 
 
@@ -163,7 +164,7 @@ def _scan(fd: int, path: Path) -> _Scan:
             reader.seek(0)
             for count, line in enumerate(reader, 1):
                 if not line.endswith(b"\n"):  # cut off, if it is a result begun
-                    if not line.startswith(b'{"id": '):
+                    if not (line.startswith(RESULT_START) or RESULT_START.startswith(line)):
                         raise InputFileError(
                             f"{path}, line {count}: not a batch result, so there is nothing "
                             "to resume"
