@@ -23,7 +23,7 @@ order:
    search of :mod:`solver.spring` over the moves just generated, against his opponents
    only: a partner just passes); or he can do so after leading his lowest single or
    pair and taking the lead back with one no opponent can beat; or, answering a play,
-   he can beat it with a play no opponent can beat and spring with the rest (from 20
+   he can beat it with a play no opponent can beat and then do either (from 20
    cards in play down, only where the rest needs at most three plays: below that the
    test costs more time than the nodes it saves). Under a goal, a way out counts only
    when it meets the goal, and a goal the bombs left in the hands cannot reach (or
@@ -754,7 +754,7 @@ def _expand(node, base, ctx):
     # enough
     if table != 0 and enough and _spring_table(node, row_first, row_second, row_third, ctx):
         small = _cards_in_play(node) <= PROOF_LEAF
-        if _spring_after_control(hand, counts, n, base, small, ctx):
+        if _spring_after_control(hand, node, counts, n, base, small, ctx):
             return QUICK_WIN, 0
     # after the spring tries, which need every kicker
     if kinds & DOMINATED:
@@ -820,15 +820,16 @@ def _spring_table(node, row_first, row_second, row_third, ctx):
 
 
 @kernel
-def _spring_after_control(hand, counts, n, base, small, ctx):
+def _spring_after_control(hand, node, counts, n, base, small, ctx):
     """Whether the mover can answer the table play with one of his ``n`` answers (in the
-    arena from ``base``) that no opponent can beat, and then spring with the rest: his
-    partner passes, and he leads what is left. In a ``small`` position (the depth-first
-    search's), where the test would cost more time than the nodes it saves, only rests
-    of at most :data:`SHORT_REST` plays (as :func:`solver.ordering.plays_needed` counts
-    them) are tried. ``counts`` holds his hand; his leads are written above the answers for the
-    spring search. ``ws[W_MINR]`` holds the opponents' spring table (see
-    :func:`_spring_table`)."""
+    arena from ``base``) that no opponent can beat, and then spring with the rest (or
+    spring after taking the lead back): his partner passes, and he leads what is left.
+
+    In a ``small`` position (the depth-first search's), where the test would cost more
+    time than the nodes it saves, only rests of at most :data:`SHORT_REST` plays (as
+    :func:`solver.ordering.plays_needed` counts them) are tried. ``counts`` holds his
+    hand; his leads are written above the answers for the spring search. ``ws[W_MINR]``
+    holds the opponents' spring table (see :func:`_spring_table`)."""
     arena, ws = ctx.arena, ctx.ws
     cards, metas, minr = arena[A_CARDS], arena[A_METAS], ws[W_MINR]
     leads_at = count = -1
@@ -849,6 +850,8 @@ def _spring_after_control(hand, counts, n, base, small, ctx):
             if count == OVERFLOW:
                 return False
         if spring_search(rest, count, cards, metas, leads_at, ws) > 0:
+            return True
+        if _spring_after_taking_back(rest, node, ctx.players, count, leads_at, ctx):
             return True
     return False
 

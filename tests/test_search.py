@@ -117,6 +117,7 @@ def test_taking_the_lead_back(spec, wins):
         ("L=23 P1=45 TABLE=9@P1 TO=L", True, True),  # two players
         ("L=234567 P1=66 P2=77 TABLE=9@P1 TO=L", True, True),  # the 2, then the chain
         ("L=2R P1=B5 P2=67 TABLE=9@P1 TO=L", True, True),  # the red joker, then the 2
+        ("L=23A77 P1=KK8 P2=QQ6 TABLE=9@P1 TO=L", True, True),  # the 2, the 3, the A back
         ("L=5K P1=23 P2=4 TABLE=Q@L TO=P1", False, True),  # peasant 1: the 2, then the 3
         ("L=5K P1=A3 P2=2 TABLE=Q@L TO=P1", False, True),  # his partner passes the A
         ("L=23 P1=4444 P2=67 TABLE=9@P1 TO=L", False, False),  # a bomb beats the 2
