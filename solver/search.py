@@ -131,7 +131,7 @@ from .ordering import (
 )
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
 from .rules import BOMB, ROCKET, RuleSet
-from .spring import W_MINR, W_THR, safe_minimum, spring_search, workspace
+from .spring import W_MINR, W_THR, safe_minimum, spring_search, unbeatable, workspace
 from .table import (
     ENTRY_WORDS,
     GENERATIONS,
@@ -834,9 +834,8 @@ def _spring_after_control(hand, node, counts, n, base, small, ctx):
     cards, metas, minr = arena[A_CARDS], arena[A_METAS], ws[W_MINR]
     leads_at = count = -1
     for i in range(base, base + n):
-        m = metas[i]
-        if (m >> 4) & 15 < minr[(m & 15) * 16 + (m >> 8)]:
-            continue  # an opponent can beat it
+        if not unbeatable(metas[i], minr):
+            continue
         rest = hand - cards[i]
         if rest == 0:  # he goes out (read otherwise than as his whole hand's one play)
             return True

@@ -123,6 +123,12 @@ def _bucket(n, plays, at, safe, keys, order, tally, out_safe, safe_at, out_risky
 
 
 @kernel
+def unbeatable(meta, minr):
+    """Whether no opponent can beat the play ``meta``, by their spring table ``minr``."""
+    return (meta >> 4) & 15 >= minr[(meta & 15) * 16 + (meta >> 8)]
+
+
+@kernel
 def safe_minimum(thr, minr):
     """Fill ``minr`` with the lowest unbeatable rank of every shape, from ``thr``, the best
     ranks the opponents hold; False when nothing at all is unbeatable (a rocket)."""
@@ -199,7 +205,7 @@ def spring_search(packed, n, cards, metas, at, ws):
     n_safe = 0
     for i in range(n):
         m = metas[at + i]
-        flags[i] = (m >> 4) & 15 >= minr[(m & 15) * 16 + (m >> 8)]
+        flags[i] = unbeatable(m, minr)
         n_safe += flags[i]
     if n_safe == 0:
         return 0
