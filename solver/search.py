@@ -67,6 +67,13 @@ which is faster there. Settled positions go to the value table, which both searc
 read and write; open ones keep their numbers in a table of their own (half the value
 table's size, made when first needed).
 
+The move that proved a position by search goes to a small memo under the mover's hand
+and the play he faced (:func:`solver.ordering.remember_winner`), and comes first when
+that hand meets that play again: sibling positions differ in other hands, and the answer
+that won in one usually wins in the next (on whole deals and positions of 38-50 cards,
+1.6x less time). Moves found winning in the table are not remembered (that costs twice
+the time), and the depth-first search keeps no memo (it saves nodes there, not time).
+
 The search is deterministic: the same position gives the same answer, line and node
 count every time. Limits (nodes, time, the size of the move stack) stop it with
 "unknown", never with a wrong answer; the table's size is fixed, so memory never grows.
@@ -124,10 +131,14 @@ from .ordering import (
     A_ROWS,
     DOMINATED,
     SORT_KEYS,
+    WINNER_COLUMNS,
+    WINNER_SLOTS,
     doublings_first,
     drop_dominated,
     order_moves,
     plays_needed,
+    remember_winner,
+    winner_first,
 )
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
 from .rules import BOMB, ROCKET, RuleSet
@@ -171,7 +182,7 @@ Node = namedtuple("Node", "hand0 hand1 hand2 mover table owner goal hand3")
 #: What every node of one search shares: the number of players, the rule set's array,
 #: the transposition table, the move arena, the scratch rows, the hand facts, the spring
 #: workspace, and the deadline (``time.perf_counter`` seconds).
-Context = namedtuple("Context", "players rules tt arena scratch facts ws deadline")
+Context = namedtuple("Context", "players rules tt arena scratch facts ws winners deadline")
 
 # Rows of the scratch array: the search's counters and limits (columns C_*); the
 # answerable ranks of a table play (see mark_answers) and of a free lead; two rows of
@@ -226,6 +237,7 @@ class Buffers:
         self.scratch[X_MINR] = NONE  # see mark_answers
         self.facts = np.zeros((FACTS, F_GENERATION + 1), np.int64)
         self.ws = workspace()
+        self.winners = np.zeros((WINNER_SLOTS, WINNER_COLUMNS), np.int64)
 
     @property
     def stats(self) -> np.ndarray:
@@ -248,7 +260,15 @@ class Buffers:
 
     def context(self, players: int, rules: np.ndarray, deadline: float) -> Context:
         return Context(
-            players, rules, self.table, self.arena, self.scratch, self.facts, self.ws, deadline
+            players,
+            rules,
+            self.table,
+            self.arena,
+            self.scratch,
+            self.facts,
+            self.ws,
+            self.winners,
+            deadline,
         )
 
 
@@ -410,6 +430,8 @@ def prove(node, key, proof_limit, disproof_limit, ctx, pt, leaf):
     arena = ctx.arena
     stats[C_TOP] = base + 4 * n
     players = ctx.players
+    hand, situation = _hand(node, node.mover), _situation(node)
+    winner_first(ctx.winners, hand, situation, base, n, arena)
     won = _open_moves(node, mine, base, n, wholes, ctx, pt)
     proof = disproof = 0
     while not won:
@@ -450,6 +472,8 @@ def prove(node, key, proof_limit, disproof_limit, ctx, pt, leaf):
     if stats[C_ABORT]:
         return STOPPED
     work = stats[C_NODES] - nodes + 1
+    if not won and proof == 0:
+        remember_winner(ctx.winners, hand, situation, arena[A_CARDS, best], arena[A_METAS, best])
     if won or proof == 0:
         store(key, mine, work, tt, generation)
         return PROVED
@@ -525,6 +549,14 @@ def _keep_numbers(arena, c, numbers, own):
         arena[A_CARDS, c], arena[A_METAS, c] = proof, disproof
     else:
         arena[A_CARDS, c], arena[A_METAS, c] = disproof, proof
+
+
+@kernel
+def _situation(node):
+    """The word a winning move is remembered under with the mover's hand: the table
+    play, its owner (none on a free lead) and the mover."""
+    owner = node.owner if node.table != 0 else 0
+    return node.table | owner << 32 | node.mover << 36
 
 
 @kernel
@@ -1050,6 +1082,7 @@ class Searcher:
         stats = self.buffers.stats
         stats[:] = 0
         self.buffers.scratch[X_SPRING] = 0  # the spring memo of another position's search
+        self.buffers.winners[:] = 0  # and its winning moves
         stats[C_GENERATION] = self._generation
         stats[C_NODE_LIMIT] = self.node_limit - self.stats.nodes if self.node_limit else 0
         v = search_kernel(*args)

@@ -128,7 +128,7 @@ def test_bans_on_the_command_line():
 
 
 def test_best_under_a_time_limit_says_unknown():
-    spec = "L=3344556677899TTTJJQ2 P1=34578899QKKAAAA2B P2=356TJQK"
+    spec = "L=344577789JJQKAAA22BR P1=344566899TTTQKKA2 P2=3355667889TJJQQK2"  # D54-4
     result = run("best", spec, "--time-limit", "0.5", "--max-memory", "4")
     assert result.exit_code == 3
     assert "L to move unknown" in result.stdout and "unknown: a limit stopped" in result.stdout
@@ -187,8 +187,8 @@ def test_play_names_a_missing_puzzle(tmp_path):
 def test_play_under_a_time_limit_that_stops_the_solver_exits_3(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text(
-        'question = "win"\nlandlord = "3344556677899TTTJJQ2"\n'
-        'peasants = ["34578899QKKAAAA2B", "356TJQK"]\n'
+        'question = "win"\nlandlord = "344577789JJQKAAA22BR"\n'
+        'peasants = ["344566899TTTQKKA2", "3355667889TJJQQK2"]\n'  # D54-4
     )
     result = run("play", path, "--as", "peasants", "--time-limit", "0.2", input="quit\n")
     assert "the time limit stopped the search" in result.stdout

@@ -10,7 +10,18 @@ import reference as ref
 
 from solver.cards import ACE, NUM_RANKS, format_hand, pack, parse_hand, unpack
 from solver.movegen import Move, follows, leads
-from solver.ordering import drop_dominated, plays_needed
+from solver.ordering import (
+    A_CARDS,
+    A_KEYS,
+    A_METAS,
+    A_ROWS,
+    WINNER_COLUMNS,
+    WINNER_SLOTS,
+    drop_dominated,
+    plays_needed,
+    remember_winner,
+    winner_first,
+)
 from solver.table import RANK_BITS13, held_ranks
 
 
@@ -379,3 +390,26 @@ def test_an_other_between_the_main_ranks_keeps_the_higher_one() -> None:
     assert singles & left == {"3", "7", "K"} and singles - left == {"J"}
     wins = {text: landlord_wins_after(hands, 0, parse_hand(text), "single") for text in ("3", "7")}
     assert wins == {"3": False, "7": True}
+
+
+def test_a_remembered_winner_comes_first_and_the_rest_keep_their_order() -> None:
+    cards = parse_hand("3456789TJ")
+    hand = pack(cards)
+    moves = leads(cards)[:5]
+    arena = np.zeros((A_ROWS, 16), np.int64)
+    for i, m in enumerate(moves):
+        arena[A_CARDS, 2 + i], arena[A_METAS, 2 + i] = pack(m.cards), m.meta
+        arena[A_KEYS, 2 + i] = i
+    winners = np.zeros((WINNER_SLOTS, WINNER_COLUMNS), np.int64)
+    situation = np.int64(7)
+    before = arena.copy()
+    winner_first(winners, hand, situation, 2, 5, arena)  # nothing remembered yet
+    assert (arena == before).all()
+    remember_winner(winners, hand, situation, pack(moves[3].cards), moves[3].meta)
+    winner_first(winners, hand, situation + 1, 2, 5, arena)  # another situation
+    winner_first(winners, hand + 1, situation, 2, 5, arena)  # another hand
+    assert (arena == before).all()
+    winner_first(winners, hand, situation, 2, 5, arena)
+    assert list(arena[A_KEYS, 2:7]) == [3, 0, 1, 2, 4]
+    assert arena[A_CARDS, 2] == pack(moves[3].cards) and arena[A_METAS, 2] == moves[3].meta
+    assert (arena[:, :2] == 0).all() and (arena[:, 7:] == 0).all()

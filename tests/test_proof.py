@@ -74,8 +74,13 @@ def test_proof_number_search_is_deterministic_and_stops_at_limits():
     pos = parse_position("L=3446677889TTJQ22 P1=33566889TJJKK2 P2=34557799QKKA2B")
     runs = [solve_win(Searcher(MEMORY_MB, strategy="proof-number", node_limit=300_000), pos)]
     runs.append(solve_win(Searcher(MEMORY_MB, strategy="proof-number", node_limit=300_000), pos))
+    # a searcher that answered another question first (its memo of winning moves is
+    # forgotten between questions, like its table)
+    reused = Searcher(MEMORY_MB, strategy="proof-number", node_limit=300_000)
+    solve_win(reused, parse_position("L=34567789TTJQKA2 P1=3345689JQQKA2 P2=4556789TJKA22B"))
+    runs.append(solve_win(reused, pos))
     assert runs[0].value == UNKNOWN and runs[0].stats.aborted == "node limit"
-    assert runs[0].stats.nodes == runs[1].stats.nodes
+    assert runs[0].stats.nodes == runs[1].stats.nodes == runs[2].stats.nodes
     timed = solve_win(Searcher(MEMORY_MB, strategy="proof-number", time_limit=0.05), pos)
     assert timed.value == UNKNOWN and timed.stats.aborted == "time limit"
     small = parse_position("L=45569TKA2 P1=4588TJKB P2=3377")
