@@ -341,6 +341,5 @@ def winner_first(winners, hand, situation, base, n, arena):
     cards, metas, keys = arena[A_CARDS], arena[A_METAS], arena[A_KEYS]
     for i in range(base, base + n):
         if cards[i] == slot[WINNER_CARDS] and metas[i] == slot[WINNER_META]:
-            if i != base:
-                _move_forward(i, base, cards, metas, keys)
+            _move_forward(i, base, cards, metas, keys)
             return

@@ -181,7 +181,8 @@ __all__ = [
 Node = namedtuple("Node", "hand0 hand1 hand2 mover table owner goal hand3")
 #: What every node of one search shares: the number of players, the rule set's array,
 #: the transposition table, the move arena, the scratch rows, the hand facts, the spring
-#: workspace, and the deadline (``time.perf_counter`` seconds).
+#: workspace, the memo of winning moves (the proof-number search's), and the deadline
+#: (``time.perf_counter`` seconds).
 Context = namedtuple("Context", "players rules tt arena scratch facts ws winners deadline")
 
 # Rows of the scratch array: the search's counters and limits (columns C_*); the
@@ -1063,6 +1064,7 @@ class Searcher:
         ctx = self.buffers.context(pos.players, pos.rules.array(), self._deadline)
         with _interruptible():
             if self._proof_number(pos):
+                self.buffers.winners[:] = 0  # another position's winning moves
                 leaf = np.int64(self.proof_leaf)
                 return self._run(prove_root, node, ctx, self.buffers.proofs(), leaf)
             return self._run(search_root, node, ctx)
@@ -1082,7 +1084,6 @@ class Searcher:
         stats = self.buffers.stats
         stats[:] = 0
         self.buffers.scratch[X_SPRING] = 0  # the spring memo of another position's search
-        self.buffers.winners[:] = 0  # and its winning moves
         stats[C_GENERATION] = self._generation
         stats[C_NODE_LIMIT] = self.node_limit - self.stats.nodes if self.node_limit else 0
         v = search_kernel(*args)
