@@ -71,6 +71,7 @@ searcher = Searcher(job["memory"], time_limit=job["time_limit"], node_limit=job[
 searcher.value(parse_position("L=3 P1=4"))  # loads the compiled kernels
 if "strategy" in Searcher.__init__.__code__.co_varnames:  # and the proof-number search's
     Searcher(1, strategy="proof-number").value(parse_position(job["warm_proof"]))
+    searcher.buffers.proofs()  # its table, made once a process, before any clock runs
 print(json.dumps(solver.__file__), flush=True)
 for line in sys.stdin:
     name, spec = json.loads(line)
