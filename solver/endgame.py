@@ -58,6 +58,10 @@ def keeping_move(searcher: Searcher, pos: Position) -> tuple[Move | None, bool]:
     whether a limit left some move's outcome unknown."""
     mine = WIN if pos.to_move == 0 else LOSS
     options = searcher.moves(pos)
+    if searcher.by_proof_numbers(pos):  # first the move the search proved, if it is known
+        for m in options:
+            if searcher.known(pos.after(m)) == mine:
+                return m, False
     stopped = False
     for m in options:
         v = searcher.value(pos.after(m))

@@ -1069,13 +1069,27 @@ class Searcher:
         )
         ctx = self.buffers.context(pos.players, pos.rules.array(), self._deadline)
         with _interruptible():
-            if self._proof_number(pos):
+            if self.by_proof_numbers(pos):
                 self.buffers.winners[:] = 0  # another position's winning moves
                 leaf = np.int64(self.proof_leaf)
                 return self._run(prove_root, node, ctx, self.buffers.proofs(), leaf)
             return self._run(search_root, node, ctx)
 
-    def _proof_number(self, pos: Position) -> bool:
+    def known(self, pos: Position) -> int:
+        """What the table (or an exact quick result) already holds of ``pos``: WIN, LOSS
+        or UNKNOWN, from a look that opens at most the position itself and counts no
+        nodes. After a proof-number search, which settles few of a lead's many moves,
+        this finds the move it proved without searching the others."""
+        limit = self.node_limit
+        nodes, hits, aborted = self.stats.nodes, self.stats.hits, self.stats.aborted
+        self.node_limit = nodes + 1
+        try:
+            return self.value(pos)
+        finally:
+            self.node_limit = limit
+            self.stats.nodes, self.stats.hits, self.stats.aborted = nodes, hits, aborted
+
+    def by_proof_numbers(self, pos: Position) -> bool:
         """Whether this searcher gives ``pos`` to the proof-number search."""
         if self.strategy == "auto":
             return sum(sum(h) for h in pos.hands) >= PROOF_FROM

@@ -105,3 +105,28 @@ def test_every_strategy_answers_small_positions(strategy):
 def test_an_unknown_strategy_is_refused():
     with pytest.raises(ValueError, match="strategy"):
         Searcher(1, strategy="breadth-first")
+
+
+def test_a_whole_deal_won_by_proof_numbers_gets_its_line_within_the_search_s_budget():
+    """A proof-number search settles few of a lead's moves: the line takes the move it
+    proved (found in the table, at no node's cost) rather than searching the lead's many
+    moves in their listed order, which here took more than 12 million nodes in vain."""
+    pos = parse_position("L=34477899JJQKKKAAA22R P1=35666789TTTJQA22B P2=334455567889TJQQK TO=L")
+    searcher = Searcher(64, node_limit=1_000_000)
+    result = solve_win(searcher, pos)
+    assert result.value == WIN
+    assert searcher.stats.aborted is None and searcher.stats.nodes < 1_000_000
+    replay(pos, result.line, result.value)
+
+
+def test_known_reads_the_table_and_counts_no_nodes():
+    pos = parse_position("L=34477899JJQKKKAAA22R P1=35666789TTTJQA22B P2=334455567889TJQQK TO=L")
+    searcher = Searcher(64)
+    assert searcher.value(pos) == WIN
+    nodes = searcher.stats.nodes
+    assert searcher.known(pos) == WIN
+    children = [searcher.known(pos.after(m)) for m in searcher.moves(pos)]
+    assert WIN in children and UNKNOWN in children  # the proof settled some moves only
+    assert searcher.stats.nodes == nodes and searcher.stats.aborted is None
+    other = parse_position("L=34456777TQKKAA2R P1=56789TTJJQKA22 P2=34455689TJQA2B TO=L")
+    assert searcher.known(other) == UNKNOWN
