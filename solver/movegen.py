@@ -62,6 +62,7 @@ GROUP_KIND = (0, SINGLE, PAIR, TRIO, BOMB, BOMB, BOMB, BOMB, BOMB)  # n cards of
 BOMB_LENGTHS = 5  # a bomb's length is its cards beyond three: 1 (four cards) to 5 (eight)
 KICKED_KINDS = ((TRIO_SINGLE, TRIO_PAIR), (QUAD_SINGLES, QUAD_PAIRS))  # on a trio, a quad
 ALL_KINDS = (1 << NUM_KINDS) - 2  # kinds 1..14
+RANK_LOWS = 0x111111111111111  # the lowest bit of each of the 15 rank fields
 GROUP_KINDS = sum(1 << k for k in (SINGLE, PAIR, TRIO, BOMB, *KICKED_KINDS[0], *KICKED_KINDS[1]))
 PLANE_KICKED = 1 << PLANE_SINGLES | 1 << PLANE_PAIRS
 
@@ -74,6 +75,13 @@ def size_of(packed):
     x += x >> 16
     x += x >> 32
     return x & 0xFF
+
+
+@kernel
+def ranks_held(packed):
+    """The ranks a packed hand holds cards of, one bit a rank at the low bit of its
+    field."""
+    return (packed | packed >> 1 | packed >> 2 | packed >> 3) & RANK_LOWS
 
 
 @kernel

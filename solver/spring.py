@@ -37,6 +37,7 @@ from .movegen import (
     best_ranks,
     classify,
     gen_moves,
+    ranks_held,
     size_of,
 )
 from .rules import BOMB, CLASSIC, ROCKET, RuleSet
@@ -45,7 +46,6 @@ MEMO_SIZE = 1 << 12
 MAX_LINE = 64  # a line has at most one play per card; a play has at most 64 cards
 NIBBLE_TOPS = 0x888888888888888  # the top bit of each of the 15 four-bit rank fields
 
-RANK_LOWS = 0x111111111111111  # the lowest bit of each of the 15 rank fields
 LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used
 
 # The workspace is one 2-D int64 array (a row each, reused from deal to deal and never
@@ -75,12 +75,6 @@ def _slot(state, size):
     (NUMBA_DISABLE_JIT=1) computes the same slots as the compiled one."""
     folded = (state ^ (state >> 31)) & 0xFFFFFFFF
     return ((folded * 0x5BD1E995) >> 16) & (size - 1)
-
-
-@kernel
-def _ranks_of(packed):
-    """The lowest bit of each rank field in which ``packed`` holds cards."""
-    return (packed | packed >> 1 | packed >> 2 | packed >> 3) & RANK_LOWS
 
 
 @kernel
@@ -217,7 +211,7 @@ def spring_search(packed, n, cards, metas, at, ws):
         flags[i] = unbeatable(m, minr)
         n_safe += flags[i]
         if flags[i]:
-            covered |= _ranks_of(cards[at + i])
+            covered |= ranks_held(cards[at + i])
     if n_safe == 0 or not _last_can_hold(packed & ~(covered * 15), n, cards, at):
         return 0
     safe, risky = ws[W_SAFE], ws[W_RISKY]

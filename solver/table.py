@@ -21,7 +21,7 @@ import numpy as np
 
 from .goal import GOAL_BITS
 from .jit import kernel, prefetch
-from .movegen import size_of
+from .movegen import ranks_held, size_of
 from .position import UNKNOWN
 
 # The words of an entry.
@@ -214,7 +214,7 @@ def _sort_lone_runs(x0, x1, x2, zone, split):
 def held_ranks(h):
     """The ranks 3..2 a packed hand holds (or the places a squeezed one does), one bit a
     rank at the low bit of its field."""
-    return (h | (h >> 1) | (h >> 2) | (h >> 3)) & RANK_BITS13
+    return ranks_held(h) & RANK_BITS13
 
 
 @kernel
