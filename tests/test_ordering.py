@@ -18,6 +18,7 @@ from solver.ordering import (
     WINNER_COLUMNS,
     WINNER_SLOTS,
     drop_dominated,
+    hand_count,
     plays_needed,
     remember_winner,
     winner_first,
@@ -37,7 +38,7 @@ def runs(counts: list[int], c: int) -> list[int]:
     return out
 
 
-def hand_count(counts: list[int]) -> int:
+def rank_count(counts: list[int]) -> int:
     """The count as its rules say, rank by rank: a chain of five or more singles, three
     or more pairs or two or more trios is one play, shorter runs a play a rank; a trio
     carries one loose single or pair; a bomb is one play; the two jokers go together."""
@@ -54,20 +55,63 @@ def hand_count(counts: list[int]) -> int:
     return plays + max(loose - trios, 0)
 
 
+def with_chains(counts: list[int]) -> int:
+    """The plays needed as :func:`plays_needed` estimates them, rank by rank: the better
+    of the count and, for the runs of five or more ranks 3..A held once to three times,
+    a chain along each run plus the count of what is left."""
+    runs, start = [], None
+    for r in range(ACE + 2):
+        if r <= ACE and 1 <= counts[r] <= 3:
+            start = r if start is None else start
+        elif start is not None:
+            if r - start >= 5:
+                runs.append(range(start, r))
+            start = None
+    if not runs:
+        return rank_count(counts)
+    rest = list(counts)
+    for run in runs:
+        for r in run:
+            rest[r] -= 1
+    return min(rank_count(counts), len(runs) + rank_count(rest))
+
+
+def random_counts(rng: random.Random) -> list[int]:
+    """A hand of one deck or of two (up to eight of a rank, two of a joker)."""
+    most = rng.choice([4, 8])
+    counts = [rng.randint(0, most) for _ in range(NUM_RANKS - 2)]
+    return counts + [rng.randint(0, most // 4) for _ in range(2)]
+
+
 def test_the_hand_count_is_the_rank_by_rank_count():
-    """On hands of one deck and of two (up to eight of a rank, two of a joker)."""
     rng = random.Random(5)
     for _ in range(20_000):
-        most = rng.choice([4, 8])
-        counts = [rng.randint(0, most) for _ in range(NUM_RANKS - 2)]
-        counts += [rng.randint(0, most // 4) for _ in range(2)]
-        assert plays_needed(pack(counts)) == hand_count(counts), counts
+        counts = random_counts(rng)
+        assert hand_count(pack(counts)) == rank_count(counts), counts
     for counts, plays in (
         ([1] * 12 + [0, 1, 1], 2),  # 3 to ace, and the rocket
         ([3, 3, 1, 1] + [0] * 11, 1),  # a plane carrying two singles
         ([2, 2, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0], 3),  # pairs chain, bomb, a 2
     ):
-        assert hand_count(counts) == plays == plays_needed(pack(counts)), counts
+        assert rank_count(counts) == plays == hand_count(pack(counts)), counts
+
+
+def test_plays_needed_sees_chains_through_ranks_held_more_than_once():
+    rng = random.Random(6)
+    for _ in range(20_000):
+        counts = random_counts(rng)
+        needed = plays_needed(pack(counts))
+        assert needed == with_chains(counts), counts
+        assert needed <= hand_count(pack(counts))
+    for hand, count, needed in (
+        ("3445667", 5, 3),  # 34567, 4, 6
+        ("3455567", 4, 2),  # 34567, 55 (the hand count: 555 with 3, 4, 6, 7)
+        ("3344556677", 1, 1),  # a chain of pairs: no better as two chains of singles
+        ("34567777", 5, 5),  # 3456 and a bomb: a rank held four times is no link
+        ("3456", 4, 4),  # too short for a chain
+    ):
+        h = pack(parse_hand(hand))
+        assert (hand_count(h), plays_needed(h)) == (count, needed), hand
 
 
 def kept(
