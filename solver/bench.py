@@ -197,9 +197,12 @@ WARM_PROOF = "L=3568899JQQA P1=33459TJJQK2"
 
 
 def warm(searcher: Searcher) -> None:
-    """Load the compiled kernels, both searches', so that no case's time includes it."""
+    """Load the compiled kernels, both searches', and make the searcher's proof-number
+    table (made once a searcher, on the first position that needs it), so that no
+    case's time includes either."""
     timed(searcher, parse_position("L=3 P1=4"))
     timed(Searcher(1, strategy="proof-number"), parse_position(WARM_PROOF))
+    searcher.buffers.proofs()
     solve_many(np.zeros((1, 3, NUM_RANKS), np.int64))
 
 
