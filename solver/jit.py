@@ -1,8 +1,8 @@
 """The one place numba is configured.
 
 Kernels are compiled with ``cache=True`` so that a second process starts in a fraction
-of a second. The cache goes to ``NUMBA_CACHE_DIR`` when set, else to a user cache
-directory, in a folder for this version of the sources. Where that folder cannot be
+of a second. The cache goes to a folder for this version of the sources, under
+``NUMBA_CACHE_DIR`` when set, else under a user cache directory. Where that folder cannot be
 written (a read-only install, an unwritable home), numba would refuse to define the
 kernels at all; they are then compiled in memory instead, every run, and
 ``CACHE_PROBLEM`` says why.
@@ -31,9 +31,19 @@ def _fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-if not os.environ.get("NUMBA_CACHE_DIR"):  # unset or empty
+def _cache_folder() -> str:
+    """The folder for this version of the sources: under ``NUMBA_CACHE_DIR`` when set
+    (a folder already named for this version, as a worker process inherits it, is kept
+    as it is), else under the user cache directory."""
+    version = _fingerprint()
+    given = os.environ.get("NUMBA_CACHE_DIR")  # unset or empty: the user cache directory
+    if given:
+        return given if Path(given).name == version else str(Path(given) / version)
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    os.environ["NUMBA_CACHE_DIR"] = str(base / "landlord-solver" / "numba" / _fingerprint())
+    return str(base / "landlord-solver" / "numba" / version)
+
+
+os.environ["NUMBA_CACHE_DIR"] = _cache_folder()
 
 import numba  # noqa: E402  (the cache location must be set first)
 from llvmlite import ir  # noqa: E402

@@ -105,3 +105,30 @@ def test_each_version_of_the_sources_has_a_cache_of_its_own(tmp_path):
     (copy / "table.py").write_text((copy / "table.py").read_text() + "\n# another version\n")
     assert folder() != before
     assert folder().parent == before.parent
+
+
+def test_a_given_cache_folder_also_has_a_folder_for_each_version(tmp_path):
+    """Under NUMBA_CACHE_DIR too: a folder kept for benchmarks of one tree must not
+    serve kernels compiled from its older sources. A worker that inherits the folder
+    already named for this version keeps it."""
+    copy = tmp_path / "solver"
+    shutil.copytree(ROOT / "solver", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    given = tmp_path / "given"
+
+    def folder(cache_dir: Path) -> Path:
+        run = subprocess.run(
+            [sys.executable, "-c", "import solver.jit, os; print(os.environ['NUMBA_CACHE_DIR'])"],
+            cwd=tmp_path,
+            env=dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir)),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return Path(run.stdout.strip())
+
+    before = folder(given)
+    assert before.parent == given
+    assert folder(before) == before
+    (copy / "table.py").write_text((copy / "table.py").read_text() + "\n# another version\n")
+    after = folder(given)
+    assert after != before and after.parent == given
