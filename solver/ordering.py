@@ -12,7 +12,7 @@ import numpy as np
 
 from .cards import ACE, NUM_RANKS
 from .jit import kernel
-from .movegen import size_of
+from .movegen import RANK_LOWS, ranks_held, size_of
 from .rules import (
     BOMB,
     PAIR,
@@ -130,9 +130,8 @@ def _counting_pass(base, plays, out, shift, mask, cards, metas, keys, by_key):
         keys[base + i] = keys[out + i]
 
 
-#: One bit a rank, at the low bit of its four (the packing of :mod:`solver.cards`): all
-#: ranks, and the ranks that chains can use (3 to ace).
-RANK_BITS = sum(1 << (4 * r) for r in range(NUM_RANKS))
+#: One bit a rank, at the low bit of its four (the packing of :mod:`solver.cards`), for
+#: the ranks that chains can use (3 to ace); RANK_LOWS has one for every rank.
 CHAIN_BITS = sum(1 << (4 * r) for r in range(ACE + 1))
 JOKERS = 4 * (NUM_RANKS - 2)  # the black joker's four bits, the red one's next
 
@@ -144,9 +143,8 @@ def plays_needed(h):
     chain of singles along each run plus the hand count of the rest (3 44 5 66 7 is
     three plays, 34567 4 6, where the hand count sees five)."""
     plain = hand_count(h)
-    held = (
-        _zero_ranks(h ^ RANK_BITS) | _zero_ranks(h ^ 2 * RANK_BITS) | _zero_ranks(h ^ 3 * RANK_BITS)
-    ) & CHAIN_BITS
+    many = (h >> 2 | h >> 3) & RANK_LOWS  # the ranks held four times or more
+    held = ranks_held(h) & ~many & CHAIN_BITS
     runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16  # where a run of 5 starts
     if runs == 0:
         return plain
@@ -163,8 +161,8 @@ def hand_count(h):
 
     Worked on all ranks at once, a bit a rank (it sorts every move of every node)."""
     # the ranks of which the hand holds exactly 1, 2, 3 and 4 cards
-    ones, twos = _zero_ranks(h ^ RANK_BITS), _zero_ranks(h ^ 2 * RANK_BITS)
-    threes, fours = _zero_ranks(h ^ 3 * RANK_BITS), _zero_ranks(h ^ 4 * RANK_BITS)
+    ones, twos = _zero_ranks(h ^ RANK_LOWS), _zero_ranks(h ^ 2 * RANK_LOWS)
+    threes, fours = _zero_ranks(h ^ 3 * RANK_LOWS), _zero_ranks(h ^ 4 * RANK_LOWS)
     singles, pairs, trios = ones & CHAIN_BITS, twos & CHAIN_BITS, threes & CHAIN_BITS
     in_chains = singles & singles >> 4 & singles >> 8 & singles >> 12 & singles >> 16
     single_chains = _starts(in_chains)
@@ -189,7 +187,7 @@ def _zero_ranks(x):
     """The ranks whose four bits in ``x`` are all zero, a bit a rank."""
     x |= x >> 1
     x |= x >> 2
-    return ~x & RANK_BITS
+    return ~x & RANK_LOWS
 
 
 @kernel
@@ -202,7 +200,7 @@ def _starts(bits):
 def _count(bits):
     """How many ranks ``bits`` (a bit a rank) holds: the multiplication sums every
     rank's bit into the top rank's four bits (at most 15: no carry)."""
-    return (bits * RANK_BITS >> (4 * (NUM_RANKS - 1))) & 15
+    return (bits * RANK_LOWS >> (4 * (NUM_RANKS - 1))) & 15
 
 
 @kernel
@@ -283,9 +281,9 @@ def drop_dominated(hand, partners, others, table, base, n, cards, metas):
     """
     zone = chain_ranks(hand)
     # the ranks of which the hand holds exactly one card, two and three
-    singles = _zero_ranks(hand ^ RANK_BITS) & ~zone & RANK_BITS13  # (no joker)
-    pairs = _zero_ranks(hand ^ 2 * RANK_BITS) & ~zone & RANK_BITS13
-    trios = _zero_ranks(hand ^ 3 * RANK_BITS) & ~zone & RANK_BITS13
+    singles = _zero_ranks(hand ^ RANK_LOWS) & ~zone & RANK_BITS13  # (no joker)
+    pairs = _zero_ranks(hand ^ 2 * RANK_LOWS) & ~zone & RANK_BITS13
+    trios = _zero_ranks(hand ^ 3 * RANK_LOWS) & ~zone & RANK_BITS13
     # the ranks a main rank must be above: those up to the table play's
     beaten = up_to_highest(1 << (4 * ((table >> 4) & 15))) if table else 0
     out = base

@@ -243,7 +243,7 @@ def _sort_runs(x, links):
 def chain_ranks(h):
     """The ranks 3..A (one bit a field) of every chain the hand could ever form: its
     runs of five or more singles, three or more pairs, two or more trios."""
-    m1 = (h | (h >> 1) | (h >> 2) | (h >> 3)) & RANK_BITS  # counts 1..8
+    m1 = ranks_held(h) & RANK_BITS  # counts 1..8
     m2 = ((h >> 1) | (h >> 2) | (h >> 3)) & RANK_BITS  # 2..8
     m3 = ((h >> 2) | (h >> 3) | ((h >> 1) & h)) & RANK_BITS  # 3..8
     w1 = m1 & (m1 >> 4) & (m1 >> 8) & (m1 >> 12) & (m1 >> 16)  # where a run of 5 starts

@@ -81,54 +81,57 @@ def test_same_answers_without_the_jit():
     assert "P1 to move wins: 1 of 2 first moves wins" in result.stdout
 
 
+def copy_of_the_solver(tmp_path: Path) -> Path:
+    """A copy of the solver's sources under ``tmp_path``, to be edited."""
+    copy = tmp_path / "solver"
+    shutil.copytree(ROOT / "solver", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+def another_version(copy: Path) -> None:
+    """Change the copy's sources (a comment in table.py)."""
+    (copy / "table.py").write_text((copy / "table.py").read_text() + "\n# another version\n")
+
+
+def cache_folder(copy: Path, env: dict[str, str]) -> Path:
+    """The cache folder the copy's kernels would use, run with ``env``."""
+    run = subprocess.run(
+        [sys.executable, "-c", "import solver.jit, os; print(os.environ['NUMBA_CACHE_DIR'])"],
+        cwd=copy.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return Path(run.stdout.strip())
+
+
 def test_each_version_of_the_sources_has_a_cache_of_its_own(tmp_path):
     """numba checks only the stamp of the file a kernel is written in: without this, a
     search compiled against an older table.py would be loaded after table.py changed."""
-    copy = tmp_path / "solver"
-    shutil.copytree(ROOT / "solver", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    copy = copy_of_the_solver(tmp_path)
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
-
-    def folder() -> Path:
-        run = subprocess.run(
-            [sys.executable, "-c", "import solver.jit, os; print(os.environ['NUMBA_CACHE_DIR'])"],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return Path(run.stdout.strip())
-
-    before = folder()
+    before = cache_folder(copy, env)
     assert before.parent == tmp_path / "cache" / "landlord-solver" / "numba"
-    (copy / "table.py").write_text((copy / "table.py").read_text() + "\n# another version\n")
-    assert folder() != before
-    assert folder().parent == before.parent
+    another_version(copy)
+    assert cache_folder(copy, env) != before
+    assert cache_folder(copy, env).parent == before.parent
 
 
 def test_a_given_cache_folder_also_has_a_folder_for_each_version(tmp_path):
     """Under NUMBA_CACHE_DIR too: a folder kept for benchmarks of one tree must not
     serve kernels compiled from its older sources. A worker that inherits the folder
     already named for this version keeps it."""
-    copy = tmp_path / "solver"
-    shutil.copytree(ROOT / "solver", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    copy = copy_of_the_solver(tmp_path)
     given = tmp_path / "given"
 
     def folder(cache_dir: Path) -> Path:
-        run = subprocess.run(
-            [sys.executable, "-c", "import solver.jit, os; print(os.environ['NUMBA_CACHE_DIR'])"],
-            cwd=tmp_path,
-            env=dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir)),
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return Path(run.stdout.strip())
+        return cache_folder(copy, dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir)))
 
     before = folder(given)
     assert before.parent == given
     assert folder(before) == before
-    (copy / "table.py").write_text((copy / "table.py").read_text() + "\n# another version\n")
+    another_version(copy)
     after = folder(given)
     assert after != before and after.parent == given
