@@ -144,7 +144,7 @@ from .ordering import (
 )
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
 from .rules import BOMB, ROCKET, RuleSet
-from .spring import W_MINR, W_THR, safe_minimum, spring_search, unbeatable, workspace
+from .spring import W_MINR, W_THR, safe_minimum, spring_search, workspace
 from .table import (
     ENTRY_WORDS,
     GENERATIONS,
@@ -766,6 +766,7 @@ def _expand(node, base, ctx):
         )
     whole_first, whole_second = facts[row_first, F_WHOLE], facts[row_second, F_WHOLE]
     whole_third = facts[row_third, F_WHOLE]
+    rows = (row_first, row_second, row_third)
     # 4. on a free lead, a spring against the opponents (the partner simply passes): a
     # win, when winning is enough; the table of unbeatable ranks is kept while the
     # opponents' hands are unchanged
@@ -773,7 +774,7 @@ def _expand(node, base, ctx):
     enough = wins_enough(goal, mover)
     spring_counts = spring_doubles(goal, mover)  # a spring is one doubling he needs
     if table == 0 and (enough or spring_counts or (one_card and needs_win(goal, mover))):
-        springable = _spring_table(node, row_first, row_second, row_third, ctx)
+        springable = _spring_table(node, rows, ctx)
         sprung = clean = False  # clean: no opponent ever plays
         if springable:
             sprung = clean = spring_search(hand, n, cards, metas, base, ws) > 0
@@ -791,9 +792,9 @@ def _expand(node, base, ctx):
             return QUICK_LOSS, 0
     # answering, a play no opponent can beat and then a spring: a win, when winning is
     # enough
-    if table != 0 and enough and _spring_table(node, row_first, row_second, row_third, ctx):
+    if table != 0 and enough:
         small = _cards_in_play(node) <= PROOF_LEAF
-        if _spring_after_control(hand, node, counts, n, base, small, ctx):
+        if _spring_after_control(hand, node, counts, n, base, small, rows, ctx):
             return QUICK_WIN, 0
     # after the spring tries, which need every kicker
     if kinds & DOMINATED:
@@ -827,26 +828,37 @@ def _expand(node, base, ctx):
     # the mover's opponents among the players after him, as bits like ``cannot``'s
     opponents = (1 << (players - 1)) - 1 if mover == 0 else 1 << (players - 1 - mover)
     free, has_pass, by_key = table == 0, table != 0, scratch[X_BY_KEY]
-    order_moves(base, n, hand, free, has_pass, partner_owns, opponents, arena, by_key)
+    order_moves(base, n, hand, players, free, has_pass, partner_owns, opponents, arena, by_key)
     if bombs_first(goal, mover):
         doublings_first(base, n, arena)
     return n, whole_first | whole_second << WHOLE_BITS | whole_third << (2 * WHOLE_BITS)
 
 
 @kernel
-def _spring_table(node, row_first, row_second, row_third, ctx):
+def _opponent_rows(node, rows, players):
+    """The facts rows of the mover's opponents, three (repeated where he has fewer):
+    every peasant for the landlord, the landlord for a peasant. ``rows`` are those of
+    the players after the mover, in turn."""
+    row_first, row_second, row_third = rows
+    if node.mover == 0:
+        return row_first, row_second, row_third
+    first, second = _seat(node.mover + 1, players), _seat(node.mover + 2, players)
+    row = row_first if first == 0 else (row_second if second == 0 else row_third)
+    return row, row, row
+
+
+@kernel
+def _spring_table(node, rows, ctx):
     """Whether the mover's opponents can be sprung at all (they hold no rocket); their
     best ranks then go to ``ws[W_THR]`` and their spring table to ``ws[W_MINR]``, which
-    are kept while their hands are unchanged. The rows are the facts of the players
-    after the mover."""
-    ws, memo, players, mover = ctx.ws, ctx.scratch[X_SPRING], ctx.players, node.mover
-    if mover == 0:  # against every peasant
-        row_a, row_b, row_c = row_first, row_second, row_third
+    are kept while their hands are unchanged. ``rows`` are the facts rows of the
+    players after the mover (see :func:`_opponent_rows`)."""
+    ws, memo = ctx.ws, ctx.scratch[X_SPRING]
+    row_a, row_b, row_c = _opponent_rows(node, rows, ctx.players)
+    if node.mover == 0:
         key_a, key_b, key_c = node.hand1, node.hand2, node.hand3
-    else:  # against the landlord
-        first, second = _seat(mover + 1, players), _seat(mover + 2, players)
-        row_a = row_first if first == 0 else (row_second if second == 0 else row_third)
-        row_b, row_c, key_a, key_b, key_c = row_a, row_a, node.hand0, node.hand0, node.hand0
+    else:
+        key_a = key_b = key_c = node.hand0
     opponents_changed = memo[M_OPPONENT_A] != key_a or memo[M_OPPONENT_B] != key_b
     if opponents_changed or memo[M_OPPONENT_C] != key_c:
         memo[M_OPPONENT_A], memo[M_OPPONENT_B], memo[M_OPPONENT_C] = key_a, key_b, key_c
@@ -859,7 +871,7 @@ def _spring_table(node, row_first, row_second, row_third, ctx):
 
 
 @kernel
-def _spring_after_control(hand, node, counts, n, base, small, ctx):
+def _spring_after_control(hand, node, counts, n, base, small, rows, ctx):
     """Whether the mover can answer the table play with one of his ``n`` answers (in the
     arena from ``base``) that no opponent can beat, and then spring with the rest (or
     spring after taking the lead back): his partner passes, and he leads what is left.
@@ -867,13 +879,18 @@ def _spring_after_control(hand, node, counts, n, base, small, ctx):
     In a ``small`` position (the depth-first search's), where the test would cost more
     time than the nodes it saves, only rests of at most :data:`SHORT_REST` plays (as
     :func:`solver.ordering.plays_needed` counts them) are tried. ``counts`` holds his
-    hand; his leads are written above the answers for the spring search. ``ws[W_MINR]``
-    holds the opponents' spring table (see :func:`_spring_table`)."""
-    arena, ws = ctx.arena, ctx.ws
-    cards, metas, minr = arena[A_CARDS], arena[A_METAS], ws[W_MINR]
+    hand; his leads are written above the answers for the spring search. Whether an
+    opponent can beat an answer is read from their facts (``rows``, see
+    :func:`_opponent_rows`); their spring table (:func:`_spring_table`) is made only
+    for a rest worth a spring search, since their hands change at almost every answer."""
+    arena, facts = ctx.arena, ctx.facts
+    cards, metas = arena[A_CARDS], arena[A_METAS]
+    row_a, row_b, row_c = _opponent_rows(node, rows, ctx.players)
+    one, two, three = facts[row_a], facts[row_b], facts[row_c]
     leads_at = count = -1
     for i in range(base, base + n):
-        if not unbeatable(metas[i], minr):
+        m = metas[i]
+        if _answerable(one, m) or _answerable(two, m) or _answerable(three, m):
             continue
         rest = hand - cards[i]
         if rest == 0:  # he goes out (read otherwise than as his whole hand's one play)
@@ -881,13 +898,15 @@ def _spring_after_control(hand, node, counts, n, base, small, ctx):
         if small and plays_needed(rest) > SHORT_REST:
             continue
         if leads_at < 0:
+            if not _spring_table(node, rows, ctx):
+                return False
             leads_at = base + n
             zero = ctx.scratch[X_ZERO]
             kinds = np.int64(ALL_KINDS)  # (typed as at the other call: one signature)
             count = gen_moves(counts, ctx.rules, zero, kinds, cards, metas, leads_at)
             if count == OVERFLOW:
                 return False
-        if spring_search(rest, count, cards, metas, leads_at, ws) > 0:
+        if spring_search(rest, count, cards, metas, leads_at, ctx.ws) > 0:
             return True
         if _spring_after_taking_back(rest, node, ctx.players, count, leads_at, ctx):
             return True
