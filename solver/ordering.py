@@ -36,7 +36,6 @@ SHORT_LIST = 16  # moves sorted by insertion rather than by counting
 PLAIN_BITS = 11  # the bits of the plain sort key (SORT_KEYS = 2**11)
 PLAIN_KEYS = 1 << PLAIN_BITS
 REST_MAX = 15  # the plays the rest of a hand needs, as a sort key: at most this
-REST_MASK = 63  # the bits of the rest's sort key (at most 3 * REST_MAX)
 #: Bits of each move's sort key that carry who cannot answer it (one per player after
 #: the mover: three at most).
 CANNOT_BITS = 3
@@ -44,16 +43,15 @@ CANNOT_MASK = (1 << CANNOT_BITS) - 1
 
 
 @kernel
-def order_moves(base, n, hand, players, free, has_pass, pass_first, opponents, arena, by_key):
+def order_moves(base, n, hand, free, has_pass, pass_first, opponents, arena, by_key):
     """Sort the moves in ``base .. base + n`` of the arena (a stable counting sort),
     keeping each move's bits of who cannot answer it (``opponents``: the bits of the
     mover's opponents).
 
     First by the plays the rest of the hand still needs, fewest first: the move that
-    leaves the hand closest to going out. On a lead, the plain :func:`hand_count`
-    (:func:`plays_needed` measured no better there, and costs more); in answer,
-    :func:`plays_needed`, which sees chains through ranks held more than once; with two
-    players, twice the hand count plus it (measured below). Then, on a free lead,
+    leaves the hand closest to going out (in answer :func:`plays_needed`, which sees
+    chains through ranks held more than once; on a lead the plain :func:`hand_count`,
+    which measured no worse there and costs less). Then, on a free lead,
     more cards first; in answer, plays of the table's kind before bombs and the rocket.
     Then plays an opponent can answer before those no opponent can (shed weak cards,
     keep control for later); then low ranks first. A pass (the last move, if
@@ -67,11 +65,7 @@ def order_moves(base, n, hand, players, free, has_pass, pass_first, opponents, a
     sorting leads by size before the rest, 1.5x to 4x.) Answers by :func:`plays_needed`
     rather than the hand count: 8% less time on positions of 38-54 cards, 68 M nodes
     instead of 114 M on a 44-card one, and 27 k instead of 286 k on a two-player one of
-    30 cards. With two players both counts weighed: on 40 random two-player positions
-    of 24-32 cards, 784 k nodes against 945 k by :func:`plays_needed` alone and 900 k
-    by the hand count alone, and 38 k instead of 149 k on the one that lost most to
-    :func:`plays_needed`; with three, more nodes than :func:`plays_needed` alone on
-    positions of 38-54 cards.
+    30 cards.
     """
     cards, metas, keys = arena[A_CARDS], arena[A_METAS], arena[A_KEYS]
     plays = n - 1 if has_pass else n
@@ -84,7 +78,8 @@ def order_moves(base, n, hand, players, free, has_pass, pass_first, opponents, a
             size = 0
         safe = keys[i] & opponents == opponents  # no opponent can answer it
         key = (size * 2 + safe) * 16 + rank
-        key |= _rest_key(hand - cards[i], players, free) << PLAIN_BITS
+        rest = hand_count(hand - cards[i]) if free else plays_needed(hand - cards[i])
+        key |= min(rest, REST_MAX) << PLAIN_BITS
         keys[i] = key << CANNOT_BITS | keys[i]  # the cannot-answer bits ride along
     if plays <= SHORT_LIST:
         _insertion_sort(base, plays, cards, metas, keys)
@@ -95,7 +90,7 @@ def order_moves(base, n, hand, players, free, has_pass, pass_first, opponents, a
             np.int64(0),
             np.int64(PLAIN_KEYS - 1),
             np.int64(PLAIN_BITS),
-            np.int64(REST_MASK),
+            np.int64(REST_MAX),
         )
         _counting_pass(base, plays, out, zero, plain, cards, metas, keys, by_key)
         # a second stable pass: by the plays the rest still needs
@@ -104,17 +99,6 @@ def order_moves(base, n, hand, players, free, has_pass, pass_first, opponents, a
             keys[i] &= CANNOT_MASK
     if has_pass and pass_first:  # move the pass from the end to the front
         _move_forward(base + plays, base, cards, metas, keys)
-
-
-@kernel
-def _rest_key(rest, players, free):
-    """The sort key of the cards a move leaves in the mover's hand: the plays they need,
-    by the rule :func:`order_moves` gives."""
-    if free:
-        return min(hand_count(rest), REST_MAX)
-    if players == 2:
-        return min(2 * hand_count(rest) + plays_needed(rest), 3 * REST_MAX)
-    return min(plays_needed(rest), REST_MAX)
 
 
 @kernel
