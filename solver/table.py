@@ -44,8 +44,8 @@ GOAL_SHIFT = ZONE_SHIFT + 12
 INFO_BITS = GOAL_SHIFT + GOAL_BITS
 VALUE_SHIFT = INFO_BITS
 GENERATION_SHIFT = VALUE_SHIFT + 1
-GENERATION_BITS = 8
-WEIGHT_SHIFT = GENERATION_SHIFT + GENERATION_BITS
+GENERATION_BITS = 16  # (8 wiped a 64 MB table every 255 questions: 20 us a question)
+WEIGHT_SHIFT = GENERATION_SHIFT + GENERATION_BITS  # six bits: below the sign bit
 INFO_MASK = (1 << INFO_BITS) - 1
 GENERATION_MASK = (1 << GENERATION_BITS) - 1
 #: questions a table serves before it is wiped (generation 0 marks an empty entry)

@@ -13,6 +13,7 @@ from solver.endgame import parse_position, solve_win
 from solver.errors import LandlordError
 from solver.rules import BANNABLE, CLASSIC
 from solver.search import LOSS, UNKNOWN, WIN, Searcher, make_position
+from solver.table import GENERATIONS
 from solver.table import table_key as kernel_key
 
 
@@ -403,8 +404,11 @@ def test_old_entries_never_count_even_after_the_table_is_wiped():
     pos = parse_position("L=3455KK P1=345522")
     fresh = solve_win(Searcher(memory_mb=1), pos).stats.nodes
     busy = Searcher(memory_mb=1)
-    for _ in range(300):  # more questions than an entry can number: one wipe on the way
-        assert solve_win(busy, pos).stats.nodes == fresh
+    solve_win(busy, pos)  # question 1, whose entries stay in the table
+    busy._generation = GENERATIONS - 1  # the questions' numbers about to run out
+    solve_win(busy, parse_position("L=3 P1=4"))  # the last number, other entries
+    # numbered 1 again: but for the wipe, question 1's entries would settle it at once
+    assert solve_win(busy, pos).stats.nodes == fresh
 
 
 def test_limits_give_unknown_not_a_wrong_answer():
