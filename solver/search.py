@@ -766,7 +766,7 @@ def _expand(node, base, ctx):
         )
     whole_first, whole_second = facts[row_first, F_WHOLE], facts[row_second, F_WHOLE]
     whole_third = facts[row_third, F_WHOLE]
-    rows = (row_first, row_second, row_third)
+    opponents = _opponent_rows(node, row_first, row_second, row_third, players)
     # 4. on a free lead, a spring against the opponents (the partner simply passes): a
     # win, when winning is enough; the table of unbeatable ranks is kept while the
     # opponents' hands are unchanged
@@ -774,7 +774,7 @@ def _expand(node, base, ctx):
     enough = wins_enough(goal, mover)
     spring_counts = spring_doubles(goal, mover)  # a spring is one doubling he needs
     if table == 0 and (enough or spring_counts or (one_card and needs_win(goal, mover))):
-        springable = _spring_table(node, rows, ctx)
+        springable = _spring_table(node, opponents, ctx)
         sprung = clean = False  # clean: no opponent ever plays
         if springable:
             sprung = clean = spring_search(hand, n, cards, metas, base, ws) > 0
@@ -794,7 +794,7 @@ def _expand(node, base, ctx):
     # enough
     if table != 0 and enough:
         small = _cards_in_play(node) <= PROOF_LEAF
-        if _spring_after_control(hand, node, counts, n, base, small, rows, ctx):
+        if _spring_after_control(hand, node, counts, n, base, small, opponents, ctx):
             return QUICK_WIN, 0
     # after the spring tries, which need every kicker
     if kinds & DOMINATED:
@@ -835,11 +835,10 @@ def _expand(node, base, ctx):
 
 
 @kernel
-def _opponent_rows(node, rows, players):
-    """The facts rows of the mover's opponents, three (repeated where he has fewer):
-    every peasant for the landlord, the landlord for a peasant. ``rows`` are those of
-    the players after the mover, in turn."""
-    row_first, row_second, row_third = rows
+def _opponent_rows(node, row_first, row_second, row_third, players):
+    """The facts rows of the mover's opponents, three (repeated where he has fewer),
+    from those of the players after him: every peasant for the landlord, the landlord
+    for a peasant."""
     if node.mover == 0:
         return row_first, row_second, row_third
     first, second = _seat(node.mover + 1, players), _seat(node.mover + 2, players)
@@ -848,13 +847,13 @@ def _opponent_rows(node, rows, players):
 
 
 @kernel
-def _spring_table(node, rows, ctx):
+def _spring_table(node, opponents, ctx):
     """Whether the mover's opponents can be sprung at all (they hold no rocket); their
     best ranks then go to ``ws[W_THR]`` and their spring table to ``ws[W_MINR]``, which
-    are kept while their hands are unchanged. ``rows`` are the facts rows of the
-    players after the mover (see :func:`_opponent_rows`)."""
+    are kept while their hands are unchanged. ``opponents`` are their facts rows (see
+    :func:`_opponent_rows`)."""
     ws, memo = ctx.ws, ctx.scratch[X_SPRING]
-    row_a, row_b, row_c = _opponent_rows(node, rows, ctx.players)
+    row_a, row_b, row_c = opponents
     if node.mover == 0:
         key_a, key_b, key_c = node.hand1, node.hand2, node.hand3
     else:
@@ -871,7 +870,7 @@ def _spring_table(node, rows, ctx):
 
 
 @kernel
-def _spring_after_control(hand, node, counts, n, base, small, rows, ctx):
+def _spring_after_control(hand, node, counts, n, base, small, opponents, ctx):
     """Whether the mover can answer the table play with one of his ``n`` answers (in the
     arena from ``base``) that no opponent can beat, and then spring with the rest (or
     spring after taking the lead back): his partner passes, and he leads what is left.
@@ -880,12 +879,12 @@ def _spring_after_control(hand, node, counts, n, base, small, rows, ctx):
     time than the nodes it saves, only rests of at most :data:`SHORT_REST` plays (as
     :func:`solver.ordering.plays_needed` counts them) are tried. ``counts`` holds his
     hand; his leads are written above the answers for the spring search. Whether an
-    opponent can beat an answer is read from their facts (``rows``, see
+    opponent can beat an answer is read from their facts rows (``opponents``, see
     :func:`_opponent_rows`); their spring table (:func:`_spring_table`) is made only
     for a rest worth a spring search, since their hands change at almost every answer."""
     arena, facts = ctx.arena, ctx.facts
     cards, metas = arena[A_CARDS], arena[A_METAS]
-    row_a, row_b, row_c = _opponent_rows(node, rows, ctx.players)
+    row_a, row_b, row_c = opponents
     one, two, three = facts[row_a], facts[row_b], facts[row_c]
     leads_at = count = -1
     for i in range(base, base + n):
@@ -898,7 +897,7 @@ def _spring_after_control(hand, node, counts, n, base, small, rows, ctx):
         if small and plays_needed(rest) > SHORT_REST:
             continue
         if leads_at < 0:
-            if not _spring_table(node, rows, ctx):
+            if not _spring_table(node, opponents, ctx):
                 return False
             leads_at = base + n
             zero = ctx.scratch[X_ZERO]
