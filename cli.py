@@ -1043,24 +1043,32 @@ def analyze(
     whole deck; with --rules four-player also S4=, 25 cards each and 8), or comes from a
     file of [[deal]] tables, as `landlord deal --format deal` writes them.
     """
-    from solver.deals import load_deals, parse_deal
-    from solver.errors import InputFileError
+    from solver.deals import Deal, load_deals, parse_deal
     from solver.rules import check_question
 
-    deals = []
+    # every deal, or the error that spoils it alone: a bad one costs no other its answer
+    items: list[Deal | LandlordError] = []
     for target in targets:
         path = Path(target)
-        if "=" in target or not path.is_file():
-            deals.append(parse_deal(target, rules))
-            continue
-        try:
-            raw = path.read_bytes()
-        except OSError as e:
-            raise InputError(f"{target}: cannot read: {e.strerror or e}") from None
-        for item in load_deals(raw, target, rules):
-            if isinstance(item, InputFileError):
-                raise item
-            deals.append(item)
+        if path.is_file():
+            try:
+                items += load_deals(path.read_bytes(), target, rules)
+            except OSError as e:
+                items.append(LandlordError(f"{target}: cannot read: {e.strerror or e}"))
+        elif "=" in target:
+            try:
+                items.append(parse_deal(target, rules))
+            except LandlordError as e:
+                items.append(e)
+        elif path.exists():
+            items.append(LandlordError(f"{target}: not a file (expected [[deal]] tables)"))
+        else:
+            items.append(
+                LandlordError(
+                    f"{target}: no such file, and not a deal (expected S1=, S2=, S3=, KITTY=)"
+                )
+            )
+    deals = [d for d in items if isinstance(d, Deal)]
     _compile_notice("search")
     from solver.analyze import analyze as double_dummy
     from solver.engines import pool_size
@@ -1075,7 +1083,17 @@ def analyze(
         for d in deals:
             check_question("stake", d.rules)
     asked = (bid or 1) if stake else None
-    for result in double_dummy(deals, max_memory, time_limit, size, asked):
+    results = double_dummy(deals, max_memory, time_limit, size, asked)
+    errors = 0
+    for item in items:
+        if not isinstance(item, Deal):
+            errors += 1
+            click.echo(f"error: {item}", err=True)
+            continue
+        try:
+            result = next(results)
+        except MemoryError:
+            raise InputError(f"--max-memory {max_memory:g}: not enough memory") from None
         unknown |= any(s.answer is None for s in result.seats)
         if as_json:
             click.echo(json.dumps(result.as_json()))
@@ -1095,6 +1113,8 @@ def analyze(
                 f"  seat {s.seat} as landlord {verdict}{move}{worth}{stopped}  "
                 f"[{s.nodes:,} nodes]  ({s.seconds:.2f} s)"
             )
+    if errors:
+        sys.exit(2)
     if unknown:
         sys.exit(3)
 

@@ -123,17 +123,23 @@ def load_search(searcher: Searcher) -> None:
     Searcher(1, strategy="proof-number").value(trivial)
 
 
-_worker: dict[str, Searcher] = {}
+_worker: dict[str, Any] = {}
 
 
 def _start_worker(memory_mb: float, time_limit: float | None) -> None:
-    """Pool initializer: each worker's own table, made once, and its kernels loaded (a
-    spawned worker does not inherit them)."""
-    _worker["searcher"] = Searcher(memory_mb, time_limit)
-    load_search(_worker["searcher"])
+    """Pool initializer: the kernels loaded (a spawned worker does not inherit them). The
+    worker's own table is made at its first seat, so that a table too big for memory is
+    that seat's MemoryError rather than a broken pool."""
+    _worker["settings"] = (memory_mb, time_limit)
+    load_search(Searcher(1, time_limit))
 
 
 def _seat_task(deal: Deal, seat: int, bid: int | None) -> SeatResult:
+    if "searcher" not in _worker:
+        try:
+            _worker["searcher"] = Searcher(*_worker["settings"])
+        except MemoryError as e:  # (numpy's own kind does not survive the way back)
+            raise MemoryError(str(e)) from None
     return analyze_seat(_worker["searcher"], deal, seat, deal.rules, bid)
 
 

@@ -98,3 +98,32 @@ def test_a_limit_leaves_a_seat_unknown():
     assert result.exit_code == 3
     seats = json.loads(result.stdout)["seats"]
     assert any(s["answer"] is None and s["stopped_by"] == "time limit" for s in seats)
+
+
+def _decided_deal(tmp_path):
+    """A deal whose seats are each decided in a few thousand nodes (see above)."""
+    text = run("deal", "--seed", 7, "-n", 12, "--strength", 0.6, "--format", "deal").stdout
+    return next(d for d in load_deals(text.encode(), "d.toml") if d.name.endswith(" 10"))
+
+
+def test_a_bad_deal_costs_no_other_its_table(tmp_path):
+    good = _decided_deal(tmp_path).describe()
+    bad = good.replace("KITTY=", "KITTY=3", 1)  # four cards in the kitty
+    result = run("analyze", good, bad, tmp_path / "none.toml", tmp_path, good, "--json")
+    assert result.exit_code == 2
+    assert [json.loads(line)["deal"] for line in result.stdout.splitlines()] == [good, good]
+    errors = result.stderr.splitlines()
+    assert len(errors) == 3 and all(e.startswith("error: ") for e in errors)
+    assert "KITTY" in errors[0]
+    assert errors[1].endswith(
+        "none.toml: no such file, and not a deal (expected S1=, S2=, S3=, KITTY=)"
+    )
+    assert errors[2].endswith(f"{tmp_path}: not a file (expected [[deal]] tables)")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_table_too_big_for_memory_is_a_clear_error(tmp_path, workers):
+    good = _decided_deal(tmp_path).describe()
+    result = run("analyze", good, "--max-memory", 1_000_000, "--workers", workers)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.splitlines()[-1] == "Error: --max-memory 1e+06: not enough memory"
