@@ -367,14 +367,15 @@ def _solve_open_deals(
     """Deals before the auction, through the analyze code: the same JSON objects as
     ``landlord analyze --json``. Counted by deal and by seat (``seat_yes``, ...), apart
     from the answers of puzzles and cases; a deal's time is its three seats'. Asked the
-    stake question, each seat's value too."""
+    stake question, each seat's value too. Each deal is played by its own game (a file's
+    ``rules`` key, else ``--rules``), with the run's bans."""
     settings = state.settings
     bid = (settings.bid or 1) if settings.question == "stake" else None
     for k, deal in zip(task.numbers.tolist(), task.open_deals, strict=True):
         item = f"{task.source}#{k}"
         where = f"{deal.file}, line {deal.line}, deal {quoted(deal.name)}"
         result = _attempt(
-            partial(analyze_deal, state.searcher, deal, state.rule_set, bid),
+            partial(analyze_deal, state.searcher, deal, deal.rules.with_bans(settings.bans), bid),
             item,
             where,
             state,

@@ -180,6 +180,21 @@ def test_bans_apply_to_the_seats(in_tmp):
     assert first != analyzed(in_tmp / "d.toml")[0]["seats"][0]["move"]  # a plane, now banned
 
 
+def test_each_deal_file_plays_its_own_game(in_tmp):
+    four = run("deal", "--seed", 4, "-n", 1, "--rules", "four-player", "--format", "deal")
+    Path("four.toml").write_text(four.stdout)
+    Path("classic.toml").write_text(fast_deals())
+    result = run(
+        "batch", "four.toml", "classic.toml", "--out", "out.jsonl", "--workers", "1",
+        "--time-limit", "0.05", "--max-memory", "16",
+    )  # fmt: skip
+    assert "0 errors" in result.stderr, result.output
+    got = results(in_tmp / "out.jsonl")
+    assert [len(got[i]["seats"]) for i in ("four.toml#1", "classic.toml#1")] == [4, 3]
+    assert "RULES=four-player" in got["four.toml#1"]["deal"]
+    assert [s["answer"] for s in got["classic.toml#1"]["seats"]] == [True, False, False]
+
+
 def test_a_limit_leaves_a_seat_unknown_and_exits_3(in_tmp):
     Path("slow.toml").write_text("".join(deals_toml(iter_open_deals(1, 1))))  # slow seats
     result = run("batch", "slow.toml", "--time-limit", "0.05", "--workers", "1")
