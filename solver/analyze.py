@@ -9,6 +9,7 @@ worker process has its own search table, and results come back in the deals' ord
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -130,6 +131,7 @@ def _start_worker(memory_mb: float, time_limit: float | None) -> None:
     """Pool initializer: the kernels loaded (a spawned worker does not inherit them). The
     worker's own table is made at its first seat, so that a table too big for memory is
     that seat's MemoryError rather than a broken pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends the workers
     _worker["settings"] = (memory_mb, time_limit)
     load_search(Searcher(1, time_limit))
 
@@ -163,9 +165,10 @@ def analyze(
     import multiprocessing as mp
 
     context = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    with cf.ProcessPoolExecutor(
+    pool = cf.ProcessPoolExecutor(
         workers, context, initializer=_start_worker, initargs=(memory_mb, time_limit)
-    ) as pool:
+    )
+    try:
         pending: list[tuple[Deal, list[cf.Future[SeatResult]]]] = []
         for deal in deals:
             seats = range(1, len(deal.hands) + 1)
@@ -175,3 +178,9 @@ def analyze(
                 yield DealResult(done, tuple(f.result() for f in futures))
         for done, futures in pending:
             yield DealResult(done, tuple(f.result() for f in futures))
+    except BaseException:  # Ctrl-C, an error, or the caller stopped early: no seat is waited for
+        for process in list((pool._processes or {}).values()):
+            process.kill()  # (the executor has no public way to stop a running task)
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()

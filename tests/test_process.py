@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import CASES
 
+from solver.deals import deals_toml, iter_open_deals
+
 ROOT = Path(__file__).resolve().parents[1]
 #: A three-player position of 50 cards: minutes of search
 HARD = "L=55777899JJQQKKKAA2 P1=33445666789TTQQB P2=33445689TTJJK22R"
@@ -63,6 +65,25 @@ def test_ctrl_c_in_a_search_is_a_clean_interrupt(warm, tmp_path, args, stdin):
     assert proc.poll() is None
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(input=stdin, timeout=30)
+    assert proc.returncode == 130
+    assert err.splitlines()[-1] == "interrupted" and "Traceback" not in err
+
+
+def test_ctrl_c_ends_analyze_and_its_workers_at_once(warm, tmp_path):
+    fast = next(iter_open_deals(25, 1, 1.0)).describe()
+    assert landlord("analyze", fast, "--workers", 1)[0] == 0  # the proof-number kernels too
+    deals = tmp_path / "slow.toml"
+    deals.write_text("".join(deals_toml(iter_open_deals(1, 2))))  # seats of minutes
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    proc = start("analyze", deals, "--workers", 2, start_new_session=True, **pipes)
+    time.sleep(4)  # the workers well into their first seats
+    assert proc.poll() is None
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: to the workers too
+    try:
+        _, err = proc.communicate(timeout=20)  # not the minutes the seats would take
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130
     assert err.splitlines()[-1] == "interrupted" and "Traceback" not in err
 
