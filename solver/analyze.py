@@ -17,6 +17,7 @@ from typing import Any
 
 from .deals import Deal
 from .endgame import solve_win
+from .engines import stop_pool
 from .rules import CLASSIC, RuleSet
 from .scoring import History, Stake
 from .search import DEFAULT_MEMORY_MB, Searcher, make_position
@@ -179,8 +180,6 @@ def analyze(
         for done, futures in pending:
             yield DealResult(done, tuple(f.result() for f in futures))
     except BaseException:  # Ctrl-C, an error, or the caller stopped early: no seat is waited for
-        for process in list((pool._processes or {}).values()):
-            process.kill()  # (the executor has no public way to stop a running task)
-        pool.shutdown(wait=False, cancel_futures=True)
+        stop_pool(pool)
         raise
     pool.shutdown()

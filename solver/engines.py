@@ -79,7 +79,7 @@ class Engine:
         pool = cf.ProcessPoolExecutor(
             self.workers, context, initializer=_die_with_parent, initargs=(os.getpid(),)
         )
-        self._close = lambda finished: pool.shutdown(wait=finished, cancel_futures=True)
+        self._close = lambda finished: pool.shutdown() if finished else stop_pool(pool)
         for future in [pool.submit(os.getpid) for _ in range(self.workers)]:
             future.result()  # the workers are up before the clock starts
 
@@ -145,11 +145,23 @@ def _streamed(
         yield from collect(block=True)
 
 
+def stop_pool(pool: Any) -> None:
+    """Stop a process pool at once (Ctrl-C, an error): its workers killed, the tasks
+    still queued cancelled. The executor has no public way to stop a running task, and
+    its shutdown would wait for every task already handed to a worker."""
+    for process in list((pool._processes or {}).values()):
+        process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 def _die_with_parent(parent: int) -> None:
-    """Pool initializer: a worker ends when the batch process is killed, even by SIGKILL."""
+    """Pool initializer: a worker ends when the batch process is killed, even by SIGKILL;
+    Ctrl-C is the parent's, which then stops the pool (:func:`stop_pool`)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         import ctypes
-        import signal
 
         try:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
