@@ -218,14 +218,23 @@ def load_deals(raw: bytes, source: str, rules: RuleSet = CLASSIC) -> list[Deal |
             hands, kitty = table.get("hands"), table.get("kitty")
             if not isinstance(name, str) or not name.isprintable():
                 raise CardError("'name' must be a string of printable characters")
+            for key in ("hands", "kitty"):
+                if key not in table:
+                    raise CardError(f"no {quoted(key)}: a deal needs hands and kitty")
             if not (isinstance(hands, list) and len(hands) == game.players):
                 seats = {3: "three", 4: "four"}[game.players]
-                raise CardError(
-                    f"'hands' must list the {seats} seats' hands of the {game.name} game "
-                    '(a deal of another game says so: rules = "four-player")'
+                other = (
+                    ""
+                    if "rules" in table
+                    else ' (a deal of another game says so: rules = "four-player")'
                 )
-            if not all(isinstance(h, str) for h in [*hands, kitty]):
-                raise CardError("'hands' and 'kitty' must be strings of cards")
+                raise CardError(
+                    f"'hands' must list the {seats} seats' hands of the {game.name} game{other}"
+                )
+            if not all(isinstance(h, str) for h in hands):
+                raise CardError("'hands' must list strings of cards")
+            if not isinstance(kitty, str):
+                raise CardError("'kitty' must be a string of cards")
             out.append(make_deal(name, hands, kitty, source, line, game))
         except (CardError, RuleError) as e:
             out.append(InputFileError(f"{where}: {e}"))

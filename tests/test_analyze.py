@@ -60,6 +60,27 @@ def test_bad_deal_files(tmp_path):
     assert "line 1, deal 'x': 'hands' must list the three seats' hands" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "table, what",
+    [
+        ('hands = ["3", "4", "5"]', "no 'kitty': a deal needs hands and kitty"),
+        ('kitty = "3"', "no 'hands': a deal needs hands and kitty"),
+        ('hands = ["3", "4", "5"]\nkitty = 3', "'kitty' must be a string of cards"),
+        ('hands = [3, "4", "5"]\nkitty = "3"', "'hands' must list strings of cards"),
+        (
+            'rules = "four-player"\nhands = ["3", "4", "5"]\nkitty = "3"',
+            "'hands' must list the four seats' hands of the four-player game",
+        ),
+    ],
+)
+def test_each_fault_of_a_deal_table_is_named(tmp_path, table, what):
+    path = tmp_path / "d.toml"
+    path.write_text(f'[[deal]]\nname = "x"\n{table}\n')
+    result = run("analyze", path)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == f"error: {path}, line 1, deal 'x': {what}"
+
+
 def test_the_table_of_a_deal(tmp_path):
     """Seats of biased deals that are decided in a few thousand nodes; each answer is the
     search's on the seat's own position, and seat 1's winning move keeps the win."""
