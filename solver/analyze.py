@@ -9,7 +9,7 @@ worker process has its own search table, and results come back in the deals' ord
 
 from __future__ import annotations
 
-import signal
+import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -17,7 +17,7 @@ from typing import Any
 
 from .deals import Deal
 from .endgame import solve_win
-from .engines import stop_pool
+from .engines import stop_pool, tie_to_parent
 from .rules import CLASSIC, RuleSet
 from .scoring import History, Stake
 from .search import DEFAULT_MEMORY_MB, Searcher, make_position
@@ -128,11 +128,11 @@ def load_search(searcher: Searcher) -> None:
 _worker: dict[str, Any] = {}
 
 
-def _start_worker(memory_mb: float, time_limit: float | None) -> None:
+def _start_worker(memory_mb: float, time_limit: float | None, parent: int) -> None:
     """Pool initializer: the kernels loaded (a spawned worker does not inherit them). The
     worker's own table is made at its first seat, so that a table too big for memory is
     that seat's MemoryError rather than a broken pool."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends the workers
+    tie_to_parent(parent)
     _worker["settings"] = (memory_mb, time_limit)
     load_search(Searcher(1, time_limit))
 
@@ -167,7 +167,7 @@ def analyze(
 
     context = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     pool = cf.ProcessPoolExecutor(
-        workers, context, initializer=_start_worker, initargs=(memory_mb, time_limit)
+        workers, context, initializer=_start_worker, initargs=(memory_mb, time_limit, os.getpid())
     )
     try:
         pending: list[tuple[Deal, list[cf.Future[SeatResult]]]] = []

@@ -77,7 +77,7 @@ class Engine:
 
         context = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         pool = cf.ProcessPoolExecutor(
-            self.workers, context, initializer=_die_with_parent, initargs=(os.getpid(),)
+            self.workers, context, initializer=tie_to_parent, initargs=(os.getpid(),)
         )
         self._close = lambda finished: pool.shutdown() if finished else stop_pool(pool)
         for future in [pool.submit(os.getpid) for _ in range(self.workers)]:
@@ -154,9 +154,9 @@ def stop_pool(pool: Any) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _die_with_parent(parent: int) -> None:
-    """Pool initializer: a worker ends when the batch process is killed, even by SIGKILL;
-    Ctrl-C is the parent's, which then stops the pool (:func:`stop_pool`)."""
+def tie_to_parent(parent: int) -> None:
+    """Pool initializer: a worker ends when its parent process is killed, even by
+    SIGKILL; Ctrl-C is the parent's, which then stops the pool (:func:`stop_pool`)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
