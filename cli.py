@@ -265,7 +265,8 @@ def solve(
             click.echo(json.dumps(sol.as_json()) if as_json else sol.text())
     if not as_json:
         click.echo(
-            f"{solved} solved, {mismatches} mismatched, {unknown} unknown, {errors} errors",
+            f"{solved} solved, {mismatches} mismatched, {unknown} unknown, "
+            f"{errors} error{'s' * (errors != 1)}",
             err=True,
         )
     if errors:

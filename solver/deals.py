@@ -24,7 +24,7 @@ from .cards import LETTERS, NUM_RANKS, Hand, format_hand, parse_hand
 from .contest import deal_sizes
 from .errors import CardError, InputFileError, RuleError, WholeFileError, quoted
 from .rules import CLASSIC, RuleSet, rule_set
-from .tomlfile import read_toml
+from .tomlfile import read_toml, stray_key
 
 
 def deck_cards(rules: RuleSet) -> list[int]:
@@ -147,12 +147,13 @@ def make_deal(
             raise CardError(f"{key} {quoted(text)} has {cards}, expected {size}")
         parsed.append(hand)
     total = [sum(h[r] for h in parsed) for r in range(NUM_RANKS)]
-    for r, n in enumerate(total):
-        if n != rules.deck[r]:
-            raise CardError(
-                f"the deal holds {n} x {LETTERS[r]}: a deal is the whole deck, "
-                f"{rules.deck[r]} of each"
-            )
+    wrong = [r for r in range(NUM_RANKS) if total[r] != rules.deck[r]]
+    if wrong:  # a card dealt twice is named before the card it displaced
+        r = max(wrong, key=lambda r: total[r] - rules.deck[r])
+        raise CardError(
+            f"the deal holds {total[r]} x {LETTERS[r]}: a deal is the whole deck, "
+            f"{rules.deck[r]} of each"
+        )
     return Deal(name, tuple(parsed[:-1]), parsed[-1], file, line, rules)
 
 
@@ -198,10 +199,15 @@ def load_deals(raw: bytes, source: str, rules: RuleSet = CLASSIC) -> list[Deal |
         doc, text = read_toml(raw, source, "deal file")
     except WholeFileError as e:
         return [e]
+    lines = text.splitlines()
     tables = doc.get("deal")
     if not isinstance(tables, list) or not tables or not all(isinstance(t, dict) for t in tables):
-        return [WholeFileError(f"{source}: expected [[deal]] tables")]
-    starts = [i for i, ln in enumerate(text.splitlines(), 1) if ln.strip() == "[[deal]]"]
+        hint = "; puzzles go to `landlord solve`" if "puzzle" in doc else ""
+        return [WholeFileError(f"{source}: no deal in the file (expected [[deal]] tables{hint})")]
+    stray = [k for k in doc if k != "deal"]
+    if stray:
+        return [stray_key(lines, source, stray[0], "deal")]
+    starts = [i for i, ln in enumerate(lines, 1) if ln.strip() == "[[deal]]"]
     if len(starts) != len(tables):
         starts = [1] * len(tables)
     out: list[Deal | InputFileError] = []

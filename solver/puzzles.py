@@ -30,7 +30,7 @@ from .errors import InputFileError, LandlordError, WholeFileError
 from .position import PLAYER_NAMES, Position, make_position
 from .rules import CLASSIC, QUESTIONS, RuleSet, check_question, rule_set
 from .scoring import History, check_bid, check_history_cards
-from .tomlfile import read_toml
+from .tomlfile import line_of, read_toml, stray_key
 
 KEYS = (
     "name",
@@ -134,18 +134,20 @@ def load_text(raw: bytes, source: str, stem: str = "puzzle") -> list[Puzzle | In
             return [WholeFileError(f"{source}: 'puzzle' must be an array of tables ([[puzzle]])")]
         stray = [k for k in doc if k != "puzzle"]
         if stray:
-            return [
-                WholeFileError(
-                    f"{source}, line {_line_of(lines, stray[0])}: key {stray[0]!r} outside a "
-                    "[[puzzle]] table in a file that has [[puzzle]] tables"
-                )
-            ]
+            return [stray_key(lines, source, stray[0], "puzzle")]
         if not tables:
             return [WholeFileError(f"{source}: no puzzle in the file ('puzzle' is empty)")]
         starts = [i for i, ln in enumerate(lines, 1) if re.match(r"\s*\[\[\s*puzzle\s*\]\]", ln)]
         if len(starts) != len(tables):  # written as an inline array: no header lines
             starts = [1] * len(tables)
         named = [(t, f"{stem} #{k}", starts[k - 1]) for k, t in enumerate(tables, 1)]
+    elif "deal" in doc:
+        return [
+            WholeFileError(
+                f"{source}: a file of [[deal]] tables: `landlord analyze` and `landlord batch` "
+                "answer deals"
+            )
+        ]
     elif doc:
         named = [(doc, stem, 1)]
     else:
@@ -159,17 +161,6 @@ def load_text(raw: bytes, source: str, stem: str = "puzzle") -> list[Puzzle | In
     return out
 
 
-def _line_of(lines: list[str], key: str, start: int = 1) -> int:
-    """The line (from ``start``) where ``key = ...`` is written, else ``start``."""
-    pattern = re.compile(rf"\s*{re.escape(key)}\s*=")
-    for i in range(start - 1, len(lines)):
-        if i >= start and re.match(r"\s*\[", lines[i]):
-            break
-        if pattern.match(lines[i]):
-            return i + 1
-    return start
-
-
 def _puzzle(
     table: dict[str, Any], default: str, source: str, lines: list[str], start: int
 ) -> Puzzle:
@@ -178,7 +169,7 @@ def _puzzle(
 
     def fail(key: str, message: str) -> InputFileError:
         return InputFileError(
-            f"{source}, line {_line_of(lines, key, start)}, puzzle {name!r}: {message}"
+            f"{source}, line {line_of(lines, key, start)}, puzzle {name!r}: {message}"
         )
 
     for key in table:

@@ -3,6 +3,7 @@ UTF-8 text, or not TOML, is one message naming the file (and the line, where kno
 
 from __future__ import annotations
 
+import re
 import tomllib
 from typing import Any
 
@@ -29,3 +30,28 @@ def read_toml(raw: bytes, source: str, what: str) -> tuple[dict[str, Any], str]:
         raise WholeFileError(f"{source}: TOML syntax error: {e}") from None
     except RecursionError:
         raise WholeFileError(f"{source}: TOML nested too deeply to be a {what}") from None
+
+
+def line_of(lines: list[str], key: str, start: int = 1) -> int:
+    """The line (from ``start``) where ``key = ...`` is written, else ``start``."""
+    pattern = re.compile(rf"\s*{re.escape(key)}\s*=")
+    for i in range(start - 1, len(lines)):
+        if i >= start and re.match(r"\s*\[", lines[i]):
+            break
+        if pattern.match(lines[i]):
+            return i + 1
+    return start
+
+
+def stray_key(lines: list[str], source: str, key: str, table: str) -> WholeFileError:
+    """The error for a top-level ``key`` in a file of ``[[table]]`` tables; deals and
+    puzzles in one file are told as such, whichever comes first."""
+    if key in ("puzzle", "deal"):
+        return WholeFileError(
+            f"{source}: [[deal]] and [[puzzle]] tables in one file: "
+            "deals and puzzles go in separate files"
+        )
+    return WholeFileError(
+        f"{source}, line {line_of(lines, key)}: key {key!r} outside a [[{table}]] table "
+        f"in a file that has [[{table}]] tables"
+    )

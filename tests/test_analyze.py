@@ -52,6 +52,54 @@ def test_a_deal_must_be_the_whole_deck():
     assert result.exit_code == 2 and "a deal is the whole deck" in result.stderr
 
 
+def test_a_card_dealt_twice_is_named():
+    deal = next(iter_open_deals(1, 1)).describe()  # seat 2 holds the black joker
+    twice = deal.replace("B", "R", 1)
+    result = run("analyze", twice)
+    assert result.exit_code == 2
+    assert result.stderr.endswith(": the deal holds 2 x R: a deal is the whole deck, 1 of each\n")
+
+
+DEAL = run("deal", "--seed", 1, "--format", "deal").stdout
+PUZZLE = run("deal", "--seed", 1, "--format", "toml").stdout
+BOTH = ": [[deal]] and [[puzzle]] tables in one file: deals and puzzles go in separate files"
+
+
+@pytest.mark.parametrize(
+    "text, command, what",
+    [
+        (DEAL + PUZZLE, "analyze", BOTH),
+        (PUZZLE + DEAL, "solve", BOTH),
+        (
+            "seed = 1\n" + DEAL,
+            "analyze",
+            ", line 1: key 'seed' outside a [[deal]] table in a file that has [[deal]] tables",
+        ),
+        (
+            DEAL,
+            "solve",
+            ": a file of [[deal]] tables: `landlord analyze` and `landlord batch` answer deals",
+        ),
+        (
+            PUZZLE,
+            "analyze",
+            ": no deal in the file (expected [[deal]] tables; puzzles go to `landlord solve`)",
+        ),
+        ("", "analyze", ": no deal in the file (expected [[deal]] tables)"),
+    ],
+)
+def test_a_file_is_of_deals_or_of_puzzles(tmp_path, text, command, what):
+    path = tmp_path / "f.toml"
+    path.write_text(text)
+    result = run(command, path)
+    assert result.exit_code == 2
+    assert f"error: {path}{what}\n" in result.stderr
+    if what == BOTH:  # batch reads deals and puzzles, but not from one file
+        batch = run("batch", path, "--out", tmp_path / "out.jsonl")
+        assert batch.exit_code == 2
+        assert json.loads((tmp_path / "out.jsonl").read_text())["error"] == f"{path}{what}"
+
+
 def test_bad_deal_files(tmp_path):
     path = tmp_path / "d.toml"
     path.write_text('[[deal]]\nname = "x"\nhands = ["3", "4"]\nkitty = "5"\n')

@@ -94,7 +94,9 @@ def test_a_bad_deal_is_an_error_line_and_the_others_finish(in_tmp):
     assert got["d.toml#5"]["error"].startswith(
         "d.toml, line 21, deal 'a fifth 3': the deal holds 5 x 3"
     )
-    assert got["whole.toml"]["error"] == "whole.toml: expected [[deal]] tables"
+    assert (
+        got["whole.toml"]["error"] == "whole.toml: no deal in the file (expected [[deal]] tables)"
+    )
     assert [got[f"d.toml#{k}"]["seats"][0]["answer"] for k in (1, 2, 3, 6)] == [
         True,
         True,
