@@ -424,7 +424,8 @@ def batch(
 
 def _positions(target: str, rules: Any, bans: tuple[str, ...], bid: int | None = None) -> list[Any]:
     """(name, position, history, bid) for a puzzle file or folder's puzzles, or for one
-    inline position (of the game ``rules``)."""
+    inline position (of the game ``rules``); a bad puzzle of a file is its error in its
+    place, so that the others are still answered."""
     from solver.endgame import parse_staked
     from solver.errors import InputFileError
     from solver.puzzles import load_file, puzzle_files
@@ -438,18 +439,21 @@ def _positions(target: str, rules: Any, bans: tuple[str, ...], bid: int | None =
                 str(e) if "=" in target else f"{e} (and no file {target!r} exists)"
             ) from None
         return [(target, pos, history, bid or 1)]
-    out = []
+    out: list[Any] = []
     for f in puzzle_files([path]):
         for item in load_file(f):
             if isinstance(item, InputFileError):
-                raise InputError(str(item))
+                out.append(item)
+                continue
             try:
                 puzzle = item.asked(bans=bans, bid=bid)
                 out.append((item.name, puzzle.position(), puzzle.history, puzzle.bid))
             except LandlordError as e:
-                raise InputError(f"{item.where}: {e}") from None
+                out.append(InputFileError(f"{item.where}: {e}"))
     if not out:
         raise InputError(f"{target}: no puzzle in it")
+    if len(out) == 1 and isinstance(out[0], InputFileError):
+        raise InputError(str(out[0]))
     return out
 
 
@@ -486,8 +490,13 @@ def best(
 
     positions = _positions(target, rules, ban, bid)
     searcher = _searcher(max_memory, time_limit)
-    unknown = False
-    for name, pos, history, points in positions:
+    unknown = errors = False
+    for item in positions:
+        if isinstance(item, LandlordError):
+            click.echo(f"error: {item}", err=True)
+            errors = True
+            continue
+        name, pos, history, points = item
         if stake:
             unknown |= _best_stake(searcher, name, target, pos, history, points, lines, as_json)
             continue
@@ -511,6 +520,8 @@ def best(
             if lines and follow:
                 text += "   " + "  ".join(str(x) for x in follow)
             click.echo(text)
+    if errors:
+        sys.exit(2)
     if unknown:
         sys.exit(3)
 

@@ -185,7 +185,9 @@ def timed_stake(searcher: Searcher, pos: Position) -> tuple[str, float, int]:
     """The stake question from an empty table, with the history the position implies:
     the value (``+4``, ``-1``, or ``unknown``), seconds, nodes."""
     start = time.perf_counter()
-    score = stake_score(searcher, pos, History.implied(pos.to_move, pos.table, pos.owner))
+    score = stake_score(
+        searcher, pos, History.implied(pos.to_move, pos.table, pos.owner, pos.rules)
+    )
     seconds = time.perf_counter() - start
     answer = "unknown" if score is None else f"{score_value(score):+d}"
     return answer, seconds, searcher.stats.nodes

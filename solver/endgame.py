@@ -170,7 +170,7 @@ def parse_staked(spec: str, rules: RuleSet = CLASSIC) -> tuple[Position, History
         else:
             kept.append(token)
     pos = parse_position(" ".join(kept), rules)
-    history = History.implied(pos.to_move, pos.table, pos.owner)
+    history = History.implied(pos.to_move, pos.table, pos.owner, pos.rules)
     if not given:
         return pos, history
     try:
@@ -185,7 +185,7 @@ def parse_staked(spec: str, rules: RuleSet = CLASSIC) -> tuple[Position, History
         raise RuleError(f"position {spec!r}: PEASANTS_PLAYED= takes yes or no, got {played!r}")
     history = History(bombs, played == "yes", plays)
     try:
-        history.check(pos.to_move, pos.table, pos.owner)
+        history.check(pos.to_move, pos.table, pos.owner, pos.rules)
         check_history_cards(history, pos.hands, pos.table, pos.rules)
     except LandlordError as e:
         raise RuleError(f"position {spec!r}: {e}") from None

@@ -40,7 +40,9 @@ class Game:
         self.first = self.pos = pos
         self.human = human
         self.stopped = False
-        self.history = self.now = history or History.implied(pos.to_move, pos.table, pos.owner)
+        self.history = self.now = history or History.implied(
+            pos.to_move, pos.table, pos.owner, pos.rules
+        )
         self.bid = bid
         self.staked = staked
         if staked:

@@ -75,7 +75,7 @@ class Puzzle:
         if self.given_history is not None:
             return self.given_history
         pos = self.position()
-        return History.implied(pos.to_move, pos.table, pos.owner)
+        return History.implied(pos.to_move, pos.table, pos.owner, pos.rules)
 
     @property
     def where(self) -> str:
@@ -272,7 +272,7 @@ def _puzzle(
             raise fail("table" if play is not None else "landlord", str(e)) from None
         if history is not None:
             try:
-                history.check(pos.to_move, pos.table, pos.owner)
+                history.check(pos.to_move, pos.table, pos.owner, pos.rules)
                 check_history_cards(history, pos.hands, pos.table, pos.rules)
             except LandlordError as e:
                 raise fail("history", str(e)) from None

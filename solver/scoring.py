@@ -77,7 +77,7 @@ class History:
             return self.bombs + (not self.peasants_played)
         return self.bombs + (self.landlord_plays == 1)
 
-    def check(self, to_move: int, table: Move | None, table_by: int | None) -> None:
+    def check(self, to_move: int, table: Move | None, table_by: int | None, rules: RuleSet) -> None:
         """Refuse a history the position cannot follow from: the landlord makes the first
         play of every hand, and a table play or a peasant's free lead says who has played
         (and a bomb on the table has been counted)."""
@@ -100,11 +100,13 @@ class History:
             raise RuleError(
                 "history: a peasant leads, so he has won a round: peasants_played = true"
             )
-        if doubles(table) and self.bombs == 0:
+        if doubles(table, rules) and self.bombs == 0:
             raise RuleError(f"history: the table play {table} doubled the stake, so bombs >= 1")
 
     @classmethod
-    def implied(cls, to_move: int, table: Move | None, table_by: int | None) -> History:
+    def implied(
+        cls, to_move: int, table: Move | None, table_by: int | None, rules: RuleSet
+    ) -> History:
         """The history that assumes least for a position given without one: the start of
         a hand when the landlord leads freely; otherwise no doublings but a bomb on the
         table, and no more plays than the position needs (the landlord has led; a peasant
@@ -112,7 +114,7 @@ class History:
         if to_move == 0 and table_by is None:
             return cls()
         peasants = table_by not in (None, 0) or (table_by is None and to_move != 0)
-        return cls(int(doubles(table)), peasants, 1)
+        return cls(int(doubles(table, rules)), peasants, 1)
 
     @property
     def notation(self) -> str:

@@ -75,7 +75,9 @@ def test_a_value_has_the_sign_of_the_recorded_answer():
     wrong = []
     for answer, spec in recorded()[::10]:
         pos = parse_position(spec)
-        result = solve_stake(searcher, pos, History.implied(pos.to_move, pos.table, pos.owner))
+        result = solve_stake(
+            searcher, pos, History.implied(pos.to_move, pos.table, pos.owner, pos.rules)
+        )
         assert result.value is not None, spec
         if (result.value > 0) != (answer == "win") or result.stake.value != result.value:
             wrong.append(f"  {answer}: value {result.value}, line {result.stake}: {spec}")

@@ -13,6 +13,7 @@ from solver.cards import parse_hand
 from solver.endgame import Step, parse_position
 from solver.movegen import as_play
 from solver.puzzles import load_text, to_toml
+from solver.rules import CLASSIC
 from solver.scoring import History
 
 STAKES = Path(__file__).resolve().parents[1] / "puzzles" / "08-stakes.toml"
@@ -168,7 +169,7 @@ def test_history_and_bid_survive_a_round_trip():
     ],
 )
 def test_a_position_without_history_assumes_the_least(to_move, table, history):
-    assert History.implied(to_move, None, table) == history
+    assert History.implied(to_move, None, table, CLASSIC) == history
 
 
 @pytest.mark.parametrize(

@@ -224,3 +224,16 @@ def test_position_errors_name_the_field(spec, what):
     result = run("best", spec)
     assert result.exit_code == 2 and what in result.stderr
     assert "no file" not in result.stderr
+
+
+def test_best_answers_every_good_puzzle_of_a_folder_with_a_bad_one(tmp_path):
+    (tmp_path / "a.toml").write_text('landlord = "3334"\npeasants = ["4"]\n')
+    (tmp_path / "b.toml").write_text('landlord = "33"\npeasants = ["4"]\nbans = ["chain"]\n')
+    (tmp_path / "c.toml").write_text('landlord = "33"\npeasants = ["44", "5"]\n')
+    result = run("best", tmp_path, "--json")
+    assert result.exit_code == 2
+    assert [json.loads(line)["name"] for line in result.stdout.splitlines()] == ["a", "c"]
+    assert result.stderr.splitlines()[-1] == (
+        f"error: {tmp_path / 'b.toml'}, line 3, puzzle 'b': cannot ban 'chain': expected one "
+        "of trio+single, trio+pair, quad+singles, quad+pairs, plane+singles, plane+pairs"
+    )

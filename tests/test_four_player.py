@@ -3,6 +3,7 @@ against the independent slow reference of ``reference_four.py``, and its input e
 
 from __future__ import annotations
 
+import json
 import random
 import tomllib
 
@@ -19,6 +20,7 @@ from solver.errors import RuleError
 from solver.movegen import Move, as_play, follows, leads, readings
 from solver.position import make_position
 from solver.rules import FOUR_PLAYER, rule_set
+from solver.scoring import History
 from solver.search import WIN, Searcher
 from solver.spring import solve_many, solve_spring
 from solver.table import table_key
@@ -338,3 +340,21 @@ def test_a_history_of_the_four_player_game_counts_its_own_bombs():
         parse_staked(spec + "14")
     pos, _ = parse_staked("L=33333 P1=4 RULES=four-player")
     assert parse_position(describe(pos)) == pos
+
+
+@pytest.mark.parametrize("table, multiplier", [("3333", 2), ("333333", 4), ("BBRR", 4)])
+def test_a_play_on_the_table_doubles_by_the_four_player_rules(table, multiplier):
+    """A four-card bomb does not double in the four-player game; six of a kind and the
+    rocket do, and the history a position implies (and a puzzle's) counts them so."""
+    spec = f"L=44 P1=55 P2=6 TO=P2 TABLE={table}@P1 RULES=four-player"
+    r = run("best", spec, "--lines", "--json")
+    assert r.exit_code == 0, r.output
+    stake = json.loads(r.stdout)["moves"][0]["stake"]
+    assert stake["multiplier"] == multiplier and stake["anti_spring"]
+    pos = parse_position(spec)
+    no_bomb = History(0, True, 1)
+    if multiplier == 2:  # a four-card bomb doubled nothing
+        no_bomb.check(pos.to_move, pos.table, pos.owner, pos.rules)
+    else:
+        with pytest.raises(RuleError, match="doubled the stake, so bombs >= 1"):
+            no_bomb.check(pos.to_move, pos.table, pos.owner, pos.rules)

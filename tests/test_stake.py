@@ -30,7 +30,7 @@ def random_history(rng, pos):
                 rng.choice([0, 0, 1, 2]), rng.random() < 0.5, rng.choice([1, 1, 2, 3])
             )
         try:
-            history.check(pos.to_move, pos.table, pos.owner)
+            history.check(pos.to_move, pos.table, pos.owner, pos.rules)
             check_history_cards(history, pos.hands, pos.table)
         except RuleError:
             continue
