@@ -334,12 +334,18 @@ WINNER_HAND, WINNER_SITUATION, WINNER_CARDS, WINNER_META, WINNER_COLUMNS = range
 #: positions, yet 65,536 slots find no more winners than 4,096: what pays is the move
 #: that won for a hand moments ago, in a sibling position.
 WINNER_SLOTS = 4096
+#: A bit of the situation word that sends a winner to a second set of slots: the
+#: depth-first search's, whose many small positions would otherwise push the
+#: proof-number search's winners out. The memo has ``2 * WINNER_SLOTS`` rows.
+DEPTH_FIRST_SHIFT = 40
+DEPTH_FIRST = 1 << DEPTH_FIRST_SHIFT
 
 
 @kernel
 def _winner_slot(hand, situation):
     mixed = (hand ^ (situation * 0x9E3779B1)) * 0x2545F4914F6CDD1D
-    return (mixed >> 40) & (WINNER_SLOTS - 1)
+    half = (situation >> DEPTH_FIRST_SHIFT) & 1
+    return (mixed >> 40) & (WINNER_SLOTS - 1) | half * WINNER_SLOTS
 
 
 @kernel

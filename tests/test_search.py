@@ -11,6 +11,7 @@ from reference import replay
 from solver.cards import format_hand, pack, parse_hand
 from solver.endgame import parse_position, solve_win
 from solver.errors import LandlordError
+from solver.ordering import WINNER_SLOTS
 from solver.rules import BANNABLE, CLASSIC
 from solver.search import LOSS, UNKNOWN, WIN, Searcher, make_position
 from solver.table import GENERATIONS
@@ -398,6 +399,15 @@ def test_deterministic_nodes_and_lines():
     runs.append(solve_win(again, pos))
     assert len({r.stats.nodes for r in runs}) == 1
     assert len({tuple(map(str, r.line)) for r in runs}) == 1
+
+
+def test_no_question_inherits_the_winning_moves_another_remembered():
+    pos = parse_position("L=3568899JQQA P1=33459TJJQK2")
+    fresh = solve_win(Searcher(memory_mb=8), pos).stats.nodes
+    busy = Searcher(memory_mb=8)
+    solve_win(busy, pos)
+    assert busy.buffers.winners[WINNER_SLOTS:].any()  # the depth-first search's memo
+    assert solve_win(busy, pos).stats.nodes == fresh
 
 
 def test_old_entries_never_count_even_after_the_table_is_wiped():
