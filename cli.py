@@ -696,9 +696,12 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool, rule
     if beat is None:
         plays = leads(cards, rules)
     else:
-        table_cards = parse_hand(beat)
-        check_hand(table_cards, rules.deck, beat)
-        check_disjoint((cards, table_cards), rules.deck)
+        try:
+            table_cards = parse_hand(beat)
+            check_hand(table_cards, rules.deck, beat)
+            check_disjoint((cards, table_cards), rules.deck)
+        except LandlordError as e:
+            raise InputError(f"--beat {beat!r}: {e}") from None
         found = readings(table_cards, rules)
         if not found:
             raise InputError(

@@ -257,4 +257,11 @@ def best_record(
         ],
         "nodes": result.stats.nodes,
         "seconds": round(result.stats.seconds, 6),
+        **stopped_record(result.stats),
     }
+
+
+def stopped_record(stats: SearchStats) -> dict[str, str]:
+    """``{"stopped_by": "time limit"}`` (or the node limit, or the move stack) when a
+    limit left something unknown, else nothing: the key of ``solve --json``."""
+    return {"stopped_by": stats.aborted} if stats.aborted else {}

@@ -74,7 +74,7 @@ def make_position(
     for i, h in enumerate(hands):
         check_hand(h, rules.deck, format_hand(h))
         if not any(h):
-            raise RuleError(f"the {PLAYER_NAMES[i]}'s hand is empty: the game is over")
+            raise RuleError(f"{PLAYER_NAMES[i]}'s hand is empty: the game is over")
     if not 0 <= to_move < len(hands):
         raise RuleError(f"no {PLAYER_NAMES[to_move]} in a {len(hands)}-player position")
     move = None

@@ -118,7 +118,8 @@ def load_file(path: Path) -> list[Puzzle | InputFileError]:
         raw = path.read_bytes()
     except OSError as e:
         return [WholeFileError(f"{path}: cannot read: {e.strerror or e}")]
-    return load_text(raw, str(path), path.stem)
+    stem = path.stem.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return load_text(raw, str(path), stem)  # a name that is no UTF-8 still names a puzzle
 
 
 def load_text(raw: bytes, source: str, stem: str = "puzzle") -> list[Puzzle | InputFileError]:

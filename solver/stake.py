@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .endgame import MAX_LINE_PLIES, Step, describe, line_record
+from .endgame import MAX_LINE_PLIES, Step, describe, line_record, stopped_record
 from .goal import goal_for
 from .movegen import Move
 from .rules import check_question
@@ -196,4 +196,5 @@ def stake_record(name: str, pos: Position, history: History, result: StakeResult
         ],
         "nodes": result.stats.nodes,
         "seconds": round(result.stats.seconds, 6),
+        **stopped_record(result.stats),
     }

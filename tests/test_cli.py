@@ -272,6 +272,8 @@ def test_moves_json_and_beat():
         (("AX",), "unknown card 'X'"),
         (("3", "--beat", "34"), "not a legal combination"),
         (("33333",), "5 x 3"),
+        (("34567", "--beat", "X"), "--beat 'X': unknown card 'X'"),
+        (("BR", "--beat", "BR"), "--beat 'BR': the hands together hold 2 x B"),
     ],
 )
 def test_moves_bad_input(args, what):

@@ -1,6 +1,7 @@
 """The command line for forced wins: solve (win puzzles), best and play."""
 
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -237,3 +238,21 @@ def test_best_answers_every_good_puzzle_of_a_folder_with_a_bad_one(tmp_path):
         f"error: {tmp_path / 'b.toml'}, line 3, puzzle 'b': cannot ban 'chain': expected one "
         "of trio+single, trio+pair, quad+singles, quad+pairs, plane+singles, plane+pairs"
     )
+
+
+@pytest.mark.parametrize("stake", [[], ["--stake"]])
+def test_best_json_says_which_limit_stopped_it(stake):
+    result = run("best", "L=35577TTQQ2 P1=9A", "--time-limit", "1e-9", "--json", *stake)
+    assert result.exit_code == 3
+    record = json.loads(result.stdout)
+    assert record["answer"] is None and record["stopped_by"] == "time limit"
+    done = json.loads(run("best", "L=35577TTQQ2 P1=9A", "--json", *stake).stdout)
+    assert done["answer"] is not None and "stopped_by" not in done
+
+
+def test_a_puzzle_is_named_by_a_file_name_that_is_no_utf8(tmp_path):
+    path = tmp_path / os.fsdecode(b"caf\xe9.toml")
+    path.write_text('landlord = "3334"\npeasants = ["4"]\n')
+    result = run("solve", path, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["name"] == "caf\ufffd"
