@@ -223,9 +223,9 @@ def line_stake(
 
 def check_bid(bid: object) -> int:
     """A bid of 1, 2 or 3 points."""
-    if isinstance(bid, bool) or bid not in BIDS:
+    if isinstance(bid, bool) or not isinstance(bid, int) or bid not in BIDS:  # 2.0 too
         raise RuleError(f"bid {bid!r}: expected 1, 2 or 3")
-    return int(bid)  # type: ignore[call-overload]
+    return bid
 
 
 def check_history_cards(

@@ -177,6 +177,7 @@ def test_a_position_without_history_assumes_the_least(to_move, table, history):
     [
         ("bid = 4\n", 4, "bid 4: expected 1, 2 or 3"),
         ("bid = true\n", 4, "bid True: expected 1, 2 or 3"),
+        ("bid = 2.0\n", 4, "bid 2.0: expected 1, 2 or 3"),
         (
             "history = { bombs = -1, landlord_plays = 1 }\n",
             4,
