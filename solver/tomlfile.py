@@ -33,13 +33,15 @@ def read_toml(raw: bytes, source: str, what: str) -> tuple[dict[str, Any], str]:
 
 
 def line_of(lines: list[str], key: str, start: int = 1) -> int:
-    """The line (from ``start``) where ``key = ...`` is written, else ``start``."""
+    """The line (from ``start``) where ``key = ...`` is written, or its table's header
+    ``[puzzle.key]``, else ``start``."""
     pattern = re.compile(rf"\s*{re.escape(key)}\s*=")
+    header = re.compile(rf"\s*\[[^\[\]]*\.\s*{re.escape(key)}\s*\]")
     for i in range(start - 1, len(lines)):
+        if pattern.match(lines[i]) or header.match(lines[i]):
+            return i + 1
         if i >= start and re.match(r"\s*\[", lines[i]):
             break
-        if pattern.match(lines[i]):
-            return i + 1
     return start
 
 

@@ -371,3 +371,16 @@ def test_a_puzzle_name_must_be_printable(tmp_path):
     path.write_text('name = "a\\u001b[31mred"\nlandlord = "3"\npeasants = ["4"]\n')
     result = run("solve", path)
     assert result.exit_code == 2 and "printable characters" in result.stderr
+
+
+def test_an_error_in_a_puzzles_subtable_names_the_subtables_line(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(
+        '[[puzzle]]\nname = "a"\nlandlord = "33"\npeasants = ["44"]\n\n'
+        '[[puzzle]]\nname = "b"\nquestion = "win"\nlandlord = "33"\npeasants = ["44", "5"]\n'
+        'to_move = "peasant2"\n'
+        '\n[puzzle.table]\nplay = "7"\nby = "peasant9"\n'
+    )
+    result = run("solve", path)
+    assert result.exit_code == 2
+    assert f"error: {path}, line 13, puzzle 'b': unknown player 'peasant9'" in result.stderr
