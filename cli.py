@@ -486,6 +486,7 @@ def best(
     """
     _compile_notice("search")
     from solver.endgame import SHORT_NAMES, best_record, describe, side_wins, solve_win
+    from solver.scoring import line_stake
     from solver.search import UNKNOWN
 
     positions = _positions(target, rules, ban, bid)
@@ -519,6 +520,9 @@ def best(
             text = f"  {step.text:<{width}}  {_verdict(v, pos.to_move)}"
             if lines and follow:
                 text += "   " + "  ".join(str(x) for x in follow)
+            line = line_stake([step, *follow], pos.hands, history, points, pos.rules)
+            if lines and line is not None:
+                text += f"  stake {line}"
             click.echo(text)
     if errors:
         sys.exit(2)

@@ -30,6 +30,9 @@ def test_best_text_with_refutations():
     assert result.exit_code == 0
     assert "P1 to move wins: 1 of 2 first moves wins" in result.stdout
     assert "J  loses   P2 pass  L 2" in result.stdout
+    lines = result.stdout.splitlines()  # each line with its stake, as every line is printed
+    assert lines[2] == "  5  wins   P2 pass  L 7  P1 J  stake x1: -1"
+    assert lines[3].endswith("L 7  P1 pass  P2 pass  L 9  stake x1: +1")
 
 
 def test_solve_win_json_line_with_passes(tmp_path):
