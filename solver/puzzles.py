@@ -218,6 +218,12 @@ def _puzzle(
                 "expect", f"a stake's 'expect' is a power of two or its negative, got {expect}"
             )
     elif expect is not None and not isinstance(expect, bool):
+        if question == "stake":
+            raise fail(
+                "expect",
+                "a stake's 'expect' is its value, a power of two or its negative (or true or "
+                f"false: whether the landlord wins), got {expect!r}",
+            )
         raise fail("expect", f"'expect' must be true or false, got {expect!r}")
     src = table.get("source")
     players = PLAYER_NAMES[: 1 + len(peasants)]

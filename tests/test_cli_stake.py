@@ -202,6 +202,7 @@ def test_a_position_without_history_assumes_the_least(to_move, table, history):
         ("history = { played = true }\n", 4, "'history' must be { bombs = 0"),
         ("history = { peasants_played = 1 }\n", 4, "peasants_played must be true or false"),
         ("expect = 3\n", 4, "a stake's 'expect' is a power of two or its negative, got 3"),
+        ("expect = 2.0\n", 4, "a stake's 'expect' is its value, a power of two or its negative"),
     ],
 )
 def test_bad_stake_input_gets_one_clear_message(tmp_path, extra, line, message):
