@@ -518,11 +518,12 @@ def best(
         width = max((len(s.text) for s, _, _ in moves), default=4)
         for step, v, follow in moves:
             text = f"  {step.text:<{width}}  {_verdict(v, pos.to_move)}"
-            if lines and follow:
-                text += "   " + "  ".join(str(x) for x in follow)
-            line = line_stake([step, *follow], pos.hands, history, points, pos.rules)
-            if lines and line is not None:
-                text += f"  stake {line}"
+            if lines:
+                if follow:
+                    text += "   " + "  ".join(str(x) for x in follow)
+                line = line_stake([step, *follow], pos.hands, history, points, pos.rules)
+                if line is not None:
+                    text += f"  stake {line}"
             click.echo(text)
     if errors:
         sys.exit(2)

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .endgame import SHORT_NAMES, Step, WinResult, side_wins, solve_win
+from .endgame import SHORT_NAMES, Step, WinResult, side_wins, solve_win, stopped_record
 from .puzzles import Puzzle
 from .scoring import History, Stake, line_stake
 from .search import (
@@ -91,8 +91,7 @@ class Solution:
             out["to_move"] = PLAYER_NAMES[self.puzzle.to_move]
             out["nodes"] = r.stats.nodes
             out["table_hits"] = r.stats.hits
-            if r.stats.aborted:
-                out["stopped_by"] = r.stats.aborted
+            out.update(stopped_record(r.stats))
             if isinstance(r, StakeResult) and r.first_moves is not None:
                 out["first_moves"] = [
                     {

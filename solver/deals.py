@@ -147,9 +147,8 @@ def make_deal(
             raise CardError(f"{key} {quoted(text)} has {cards}, expected {size}")
         parsed.append(hand)
     total = [sum(h[r] for h in parsed) for r in range(NUM_RANKS)]
-    wrong = [r for r in range(NUM_RANKS) if total[r] != rules.deck[r]]
-    if wrong:  # a card dealt twice is named before the card it displaced
-        r = max(wrong, key=lambda r: total[r] - rules.deck[r])
+    r = max(range(NUM_RANKS), key=lambda r: total[r] - rules.deck[r])  # a card dealt twice
+    if total[r] != rules.deck[r]:  # (the sizes add up: a card missing means one twice)
         raise CardError(
             f"the deal holds {total[r]} x {LETTERS[r]}: a deal is the whole deck, "
             f"{rules.deck[r]} of each"
