@@ -36,6 +36,14 @@ def _silence_stdout() -> None:
         pass
 
 
+def _bad_item(message: str, as_json: bool, **where: str) -> None:
+    """Report an item that could not be answered: a line on stderr and, under --json, a
+    record in the stream in its place, so that a script reading it sees every item."""
+    click.echo(f"error: {message}", err=True)
+    if as_json:
+        click.echo(json.dumps({**where, "error": message}))
+
+
 class App(click.Group):
     """The command group, mapping every exception a command lets out to one line and an
     exit code: bad input 2, an operational failure 1, Ctrl-C 130."""
@@ -94,6 +102,11 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     return value
 
 
+def _no_memory(max_memory: float) -> InputError:
+    """The error of a table that does not fit in memory, its size as the user wrote it."""
+    return InputError(f"--max-memory {max_memory:.15g}: not enough memory")
+
+
 def _searcher(max_memory: float, time_limit: float | None):  # noqa: ANN202
     """A searcher with a table of ``max_memory`` MB, or a clear error if it cannot be had."""
     from solver.search import Searcher
@@ -101,7 +114,7 @@ def _searcher(max_memory: float, time_limit: float | None):  # noqa: ANN202
     try:
         return Searcher(max_memory, time_limit)
     except MemoryError:
-        raise InputError(f"--max-memory {max_memory:g}: not enough memory for that table") from None
+        raise _no_memory(max_memory) from None
 
 
 def _name(file: IO[bytes]) -> str:
@@ -213,7 +226,9 @@ def _search_limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
 @click.option(
     "--question",
     type=click.Choice(QUESTIONS),
-    help="Ask this question of every puzzle instead of its own.",
+    help="Ask this question of every puzzle instead of its own (spring asks it of the "
+    "hands alone, from the landlord's lead: a puzzle's table, to_move and history are set "
+    "aside).",
 )
 @_all_moves
 @_bid
@@ -249,16 +264,16 @@ def solve(
         for item in load_file(path):
             if isinstance(item, InputFileError):
                 errors += 1
-                click.echo(f"error: {item}", err=True)
+                _bad_item(str(item), as_json, file=str(path))
                 continue
             try:
                 sol = solver.solve(item.asked(question, ban, bid))
             except LandlordError as e:
                 errors += 1
-                click.echo(f"error: {item.where}: {e}", err=True)
+                _bad_item(f"{item.where}: {e}", as_json, name=item.name, file=item.file)
                 continue
             except MemoryError:
-                raise InputError(f"--max-memory {max_memory:g}: not enough memory") from None
+                raise _no_memory(max_memory) from None
             solved += 1
             mismatches += sol.mismatch
             unknown += sol.answer is None
@@ -299,7 +314,8 @@ def solve(
 @click.option(
     "--question",
     type=click.Choice(QUESTIONS),
-    help="Ask this question of every puzzle instead of its own (contest cases are springs; "
+    help="Ask this question of every puzzle instead of its own (spring, of the hands alone; "
+    "contest cases are springs; "
     "deal files always get their double-dummy table, with stake each seat's value too).",
 )
 @_all_moves
@@ -404,7 +420,7 @@ def batch(
             message = f"{e}; the results above are written: rerun with --resume"
             raise click.ClickException(message) from None
         except MemoryError:
-            raise InputError(f"--max-memory {max_memory:g}: not enough memory") from None
+            raise _no_memory(max_memory) from None
     click.echo(summary.text(str(out)), err=True)
     if resumed.errors:
         click.echo(f"  {plural(resumed.errors, 'item')} that failed before tried again", err=True)
@@ -494,7 +510,7 @@ def best(
     unknown = errors = False
     for item in positions:
         if isinstance(item, LandlordError):
-            click.echo(f"error: {item}", err=True)
+            _bad_item(str(item), as_json)
             errors = True
             continue
         name, pos, history, points = item
@@ -1108,12 +1124,12 @@ def analyze(
     for item in items:
         if not isinstance(item, Deal):
             errors += 1
-            click.echo(f"error: {item}", err=True)
+            _bad_item(str(item), as_json)
             continue
         try:
             result = next(results)
         except MemoryError:
-            raise InputError(f"--max-memory {max_memory:g}: not enough memory") from None
+            raise _no_memory(max_memory) from None
         unknown |= any(s.answer is None for s in result.seats)
         if as_json:
             click.echo(json.dumps(result.as_json()))

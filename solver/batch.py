@@ -331,7 +331,7 @@ def _attempt(
     except LandlordError as e:
         message = f"{where}: {e}"
     except MemoryError:
-        message = f"{where}: not enough memory for a {state.settings.memory_mb:g} MB table"
+        message = f"{where}: not enough memory for a {state.settings.memory_mb:.15g} MB table"
     lines.append(json.dumps({"id": item, "error": message}))
     counts["error"] += 1
     return None

@@ -459,17 +459,18 @@ def compare_output(
     problems: list[str] = []
     lines = _lines(output)
     k = 0
-    ended = False
+    ended = ""  # once the output ends: the message for its first missing case
+    first_missing = 0
     for answers in expected:
         for want in answers.tolist():
             k += 1
-            if len(problems) >= limit:
+            if ended or len(problems) >= limit:
                 continue
             right = "Yes" if want else "No"
-            raw = None if ended else next(lines, None)
+            raw = next(lines, None)
             if raw is None:
-                ended = True
-                problems.append(f"Case {k}: expected {right}, got nothing (the output ends)")
+                ended = f"Case {k}: expected {right}, got nothing (the output ends"
+                first_missing = k
                 continue
             m = _ANSWER.fullmatch(raw)
             if not m or m.group(1) != str(k).encode():
@@ -479,7 +480,10 @@ def compare_output(
                 )
             elif m.group(2).decode() != right:
                 problems.append(f"Case {k}: expected {right}, got {m.group(2).decode()}")
-    if len(problems) < limit and not ended:
+    if ended:  # one message for all the missing cases, not one a case
+        more = f"; cases {first_missing} to {k} are missing" if k > first_missing else ""
+        problems.append(f"{ended}{more})")
+    elif len(problems) < limit:
         for at, raw in enumerate(lines, k + 1):
             if raw.strip(_BLANKS):
                 problems.append(

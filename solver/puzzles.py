@@ -249,13 +249,13 @@ def _puzzle(
         bid = check_bid(table.get("bid", 1))
     except LandlordError as e:
         raise fail("bid", str(e)) from None
-    history = None
+    given: dict[str, Any] | None = None
     if "history" in table:
         if question == "spring":
             raise fail(
                 "history", "a spring starts a hand: 'history' is for win and stake questions"
             )
-        history = _history(table["history"], fail)
+        given = _history(table["history"], fail)
     puzzle = Puzzle(
         name,
         question,
@@ -269,7 +269,7 @@ def _puzzle(
         to_move,
         play,
         by,
-        history,
+        None,
         bid,
     )
     if question != "spring" or play is not None:  # a position the search can trust
@@ -277,7 +277,9 @@ def _puzzle(
             pos = puzzle.position()
         except LandlordError as e:
             raise fail("table" if play is not None else "landlord", str(e)) from None
-        if history is not None:
+        if given is not None:  # what it leaves out is what the position implies
+            history = replace(puzzle.history, **given)
+            puzzle = replace(puzzle, given_history=history)
             try:
                 history.check(pos.to_move, pos.table, pos.owner, pos.rules)
                 check_history_cards(history, pos.hands, pos.table, pos.rules)
@@ -286,9 +288,9 @@ def _puzzle(
     return puzzle
 
 
-def _history(spec: Any, fail: Any) -> History:
-    """``history = { bombs = 2, peasants_played = true, landlord_plays = 3 }``: each key
-    optional, defaults the start of a hand."""
+def _history(spec: Any, fail: Any) -> dict[str, Any]:
+    """``history = { bombs = 2, peasants_played = true, landlord_plays = 3 }``: the keys
+    given, each optional (the rest is what the position implies)."""
     if not isinstance(spec, dict) or not set(spec) <= set(HISTORY_KEYS):
         raise fail(
             "history",
@@ -302,7 +304,7 @@ def _history(spec: Any, fail: Any) -> History:
     played = spec.get("peasants_played", False)
     if not isinstance(played, bool):
         raise fail("history", f"history peasants_played must be true or false, got {played!r}")
-    return History(spec.get("bombs", 0), played, spec.get("landlord_plays", 0))
+    return dict(spec)
 
 
 def _player(value: Any, players: tuple[str, ...], key: str, fail: Any) -> int:

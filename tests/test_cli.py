@@ -133,10 +133,11 @@ def test_check_accepts_right_output_and_lists_differences(tmp_path):
     lines = result.stdout.splitlines()
     assert lines[0] == "Case 4: expected No, got Yes"
     assert lines[1] == f"Case {first_yes + 1}: expected Yes, got No"
-    assert (
-        lines[2]
-        == f"Case 1501: expected {answers[1500].split()[-1]}, got nothing (the output ends)"
-    )
+    assert lines[2:] == [
+        f"Case 1501: expected {answers[1500].split()[-1]}, got nothing (the output ends; "
+        "cases 1501 to 2000 are missing)"
+    ]
+    assert result.stderr.splitlines()[-1] == f"Error: {wrong}: wrong answer (3 differences listed)"
 
 
 def test_deal_is_reproducible_and_valid(tmp_path):
@@ -251,6 +252,25 @@ def test_solve_binary_file_and_the_rest_still_solved(tmp_path):
     assert result.exit_code == 2
     assert "line 1: not UTF-8 text (byte 1)" in result.stderr
     assert "two low singles: spring? no" in result.stdout
+
+
+def test_solve_json_keeps_a_record_of_each_bad_puzzle_in_the_stream(tmp_path):
+    (tmp_path / "a.toml").write_bytes(b"\x89PNG\x00\x01\xff\xfe")
+    (tmp_path / "b.toml").write_text(PUZZLE.format(expect="false"))
+    path = tmp_path / "c.toml"
+    path.write_text('rules = "four-player"\nlandlord = "3"\npeasants = ["4", "5", "6"]\n')
+    result = run("solve", "--json", "--question", "stake", tmp_path)
+    assert result.exit_code == 2
+    bad, good, asked = (json.loads(line) for line in result.stdout.splitlines())
+    assert bad == {"file": str(tmp_path / "a.toml"), "error": bad["error"]}
+    assert "line 1: not UTF-8 text (byte 1)" in bad["error"]
+    assert good["name"] == "two low singles" and good["answer"] is not None
+    assert asked["name"] == "c" and asked["file"] == str(path)
+    assert asked["error"] == (
+        f"{path}, line 1, puzzle 'c': the stake question is asked of the classic game only, "
+        "not four-player"
+    )
+    assert f"error: {asked['error']}" in result.stderr
 
 
 def test_moves_json_and_beat():

@@ -190,7 +190,8 @@ def test_a_position_without_history_assumes_the_least(to_move, table, history):
         ),
         ("history = { bombs = 1 }\n", 4, "with landlord_plays = 0 nothing has been played yet"),
         (
-            'table = { play = "6", by = "peasant1" }\nhistory = { landlord_plays = 1 }\n',
+            'table = { play = "6", by = "peasant1" }\n'
+            "history = { peasants_played = false, landlord_plays = 1 }\n",
             5,
             "the table play is a peasant's, so peasants_played = true",
         ),
@@ -228,6 +229,24 @@ def test_no_bomb_of_a_rank_on_the_table(tmp_path):
     assert result.exit_code == 2
     assert "line 6, puzzle 't': history: 1 bomb, but the cards out of play" in result.stderr
     assert "make at most 0" in result.stderr
+
+
+def test_a_history_left_incomplete_is_filled_in_as_on_the_command_line(tmp_path):
+    """The keys a puzzle's history leaves out are what its position implies: here the
+    landlord's play on the table makes landlord_plays = 1, as BOMBS=1 alone does inline."""
+    path = tmp_path / "h.toml"
+    path.write_text(
+        'question = "stake"\nlandlord = "33"\npeasants = ["4", "5"]\nto_move = "peasant1"\n'
+        'table = { play = "6", by = "landlord" }\nhistory = { bombs = 1 }\n'
+    )
+    (puzzle,) = load_text(path.read_bytes(), str(path))
+    assert puzzle.history == History(1, False, 1)
+    rec = json.loads(run("solve", "--json", path).stdout)
+    inline = json.loads(
+        run("best", "L=33 P1=4 P2=5 TO=P1 TABLE=6@L BOMBS=1", "--stake", "--json").stdout
+    )
+    assert rec["value"] == inline["value"] == 4  # the bomb and the spring
+    assert inline["history"] == {"bombs": 1, "peasants_played": False, "landlord_plays": 1}
 
 
 def test_a_spring_question_takes_no_history(tmp_path):

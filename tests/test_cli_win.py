@@ -236,11 +236,14 @@ def test_best_answers_every_good_puzzle_of_a_folder_with_a_bad_one(tmp_path):
     (tmp_path / "c.toml").write_text('landlord = "33"\npeasants = ["44", "5"]\n')
     result = run("best", tmp_path, "--json")
     assert result.exit_code == 2
-    assert [json.loads(line)["name"] for line in result.stdout.splitlines()] == ["a", "c"]
-    assert result.stderr.splitlines()[-1] == (
-        f"error: {tmp_path / 'b.toml'}, line 3, puzzle 'b': cannot ban 'chain': expected one "
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r.get("name") for r in records] == ["a", None, "c"]
+    message = (
+        f"{tmp_path / 'b.toml'}, line 3, puzzle 'b': cannot ban 'chain': expected one "
         "of trio+single, trio+pair, quad+singles, quad+pairs, plane+singles, plane+pairs"
     )
+    assert records[1] == {"error": message}
+    assert result.stderr.splitlines()[-1] == f"error: {message}"
 
 
 @pytest.mark.parametrize("stake", [[], ["--stake"]])
