@@ -108,13 +108,17 @@ def _no_memory(max_memory: float) -> InputError:
 
 
 def _searcher(max_memory: float, time_limit: float | None):  # noqa: ANN202
-    """A searcher with a table of ``max_memory`` MB, or a clear error if it cannot be had."""
+    """A searcher with a table of ``max_memory`` MB, its kernels loaded so that no
+    answer's time includes it, or a clear error if the table cannot be had."""
+    from solver.endgame import load_search
     from solver.search import Searcher
 
     try:
-        return Searcher(max_memory, time_limit)
+        searcher = Searcher(max_memory, time_limit)
     except MemoryError:
         raise _no_memory(max_memory) from None
+    load_search(searcher)
+    return searcher
 
 
 def _name(file: IO[bytes]) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .deals import Deal
-from .endgame import solve_win
+from .endgame import load_search, solve_win
 from .engines import stop_pool, tie_to_parent
 from .rules import CLASSIC, RuleSet
 from .scoring import History, Stake
@@ -115,14 +115,6 @@ def analyze_deal(
     their values)."""
     seats = range(1, len(deal.hands) + 1)
     return DealResult(deal, tuple(analyze_seat(searcher, deal, s, rules, bid) for s in seats))
-
-
-def load_search(searcher: Searcher) -> None:
-    """Load (or compile) the kernels of both searches with a trivial question each (a
-    whole deal goes to the proof-number search), so that no seat's time includes it."""
-    trivial = make_position([(1,) + (0,) * 14, (0, 1) + (0,) * 13])
-    solve_win(searcher, trivial)
-    Searcher(1, strategy="proof-number").value(trivial)
 
 
 _worker: dict[str, Any] = {}

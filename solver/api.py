@@ -6,14 +6,21 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .endgame import SHORT_NAMES, Step, WinResult, side_wins, solve_win, stopped_record
+from .endgame import (
+    SHORT_NAMES,
+    Step,
+    WinResult,
+    load_search,
+    side_wins,
+    solve_win,
+    stopped_record,
+)
 from .puzzles import Puzzle
 from .scoring import History, Stake, line_stake
 from .search import (
     DEFAULT_MEMORY_MB,
     PLAYER_NAMES,
     Searcher,
-    make_position,
 )
 from .spring import SpringResult, solve_spring, workspace
 from .stake import StakeResult, score_value, solve_stake
@@ -174,7 +181,7 @@ class Solver:
         puzzle's time includes it."""
         if question in ("win", "stake") and self._searcher is None:
             self._searcher = Searcher(self._memory_mb, self._time_limit)
-            solve_win(self._searcher, make_position([(1,) + EMPTY[1:], (0, 1) + EMPTY[2:]]))
+            load_search(self._searcher)
 
     def solve(self, puzzle: Puzzle, question: str | None = None) -> Solution:
         """Answer a validated puzzle's question (or ``question`` instead, and then its

@@ -23,11 +23,12 @@ from typing import IO, TypeVar
 
 import numpy as np
 
-from .analyze import analyze_deal, load_search
+from .analyze import analyze_deal
 from .api import Solver
 from .cards import format_hand
 from .contest import contest_chunks
 from .deals import Deal
+from .endgame import load_search
 from .engines import Engine
 from .errors import InputFileError, LandlordError, OutputError, quoted
 from .progress import Progress, Summary

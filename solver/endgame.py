@@ -117,6 +117,14 @@ def solve_win(
     return result
 
 
+def load_search(searcher: Searcher) -> None:
+    """Load (or compile) the kernels of both searches with a trivial question each (a
+    whole deal goes to the proof-number search), so that no answer's time includes it."""
+    trivial = make_position([(1,) + (0,) * 14, (0, 1) + (0,) * 13])
+    solve_win(searcher, trivial)
+    Searcher(1, strategy="proof-number").value(trivial)
+
+
 def parse_position(spec: str, rules: RuleSet = CLASSIC) -> Position:
     """Read ``L=... P1=... [P2=... [P3=...]] [TO=L|P1|P2|P3] [TABLE=cards@P1]
     [BAN=kind,...] [RULES=classic|four-player]`` (``RULES=`` replaces the game of
