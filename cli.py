@@ -381,7 +381,7 @@ def batch(
     settings = b.Settings(question, ban, max_memory, time_limit, all_moves, bid, rules.name)
     real = out.resolve() if out else None  # a link's target: its folder names the files
     anchor = real.parent if real else Path.cwd()
-    sources = read_sources(list(inputs), sys.stdin.buffer, anchor, rules)
+    sources = read_sources(list(inputs), sys.stdin.buffer, anchor, rules, out)
     if out:
         refuse_overwrite(out, sources)
     # locked before it is read or emptied; emptied only once the run has started (b.run)

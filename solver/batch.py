@@ -294,6 +294,7 @@ def _solve_deals(
     deals = task.deals.astype(np.int64)
     rules, ws = state.rules, state.ws
     head = '{"id": ' + json.dumps(task.source)[:-1]
+    bid = state.settings.bid or 1
     yes = no = 0
     for i, k in enumerate(task.numbers.tolist()):
         start = time.perf_counter()
@@ -303,7 +304,7 @@ def _solve_deals(
         if plays:
             yes += 1
             line = json.dumps([format_hand(p) for p in plays])
-            stake_json = json.dumps(Stake.of_spring(plays, 1, state.rule_set).as_dict())
+            stake_json = json.dumps(Stake.of_spring(plays, bid, state.rule_set).as_dict())
         else:
             no += 1
             line, stake_json = "[]", "null"

@@ -63,9 +63,15 @@ class Source:
 
 
 def read_sources(
-    inputs: list[str], stdin: IO[bytes], anchor: Path, rules: RuleSet = CLASSIC
+    inputs: list[str],
+    stdin: IO[bytes],
+    anchor: Path,
+    rules: RuleSet = CLASSIC,
+    output: Path | None = None,
 ) -> list[Source]:
-    """The sources named: files, folders (their ``*.toml`` and ``*.in`` files), ``-``.
+    """The sources named: files, folders (their ``*.toml`` and ``*.in`` files, but the
+    ``output`` file), ``-``. A name that is no file or folder is a source whose error
+    is its only item, so that the others are still solved.
 
     A ``.toml`` file is a deal file when it holds ``[[deal]]`` tables, else a puzzle
     file; any other file is a contest file. Standard input and pipes hold any of them
@@ -82,22 +88,27 @@ def read_sources(
                 out.append(_piped(STDIN, stdin, rules))
             continue
         try:
-            for f in _files(name):
+            for f in _files(name, output):
                 item = id_path(f, anchor)
                 if item not in seen:  # named twice (or a file and its folder): solved once
                     seen.add(item)
                     out.append(_source(f, item, rules))
+        except InputFileError as e:
+            out.append(Source(name, error=str(e)))
         except (OSError, RuntimeError) as e:  # a name too long, a loop of links
             reason = getattr(e, "strerror", None) or e
-            raise InputFileError(f"{name}: cannot read: {reason}") from None
+            out.append(Source(name, error=f"{name}: cannot read: {reason}"))
     return out
 
 
-def _files(name: str) -> list[str]:
-    """The input files a name stands for: itself, or a folder's puzzle and contest files."""
+def _files(name: str, output: Path | None) -> list[str]:
+    """The input files a name stands for: itself, or a folder's puzzle and contest files
+    (not the run's own ``output``, which may lie among them)."""
     if os.path.isdir(name):
         found = sorted(
-            p for p in Path(name).rglob("*") if p.suffix in (".toml", ".in") and p.is_file()
+            p
+            for p in Path(name).rglob("*")
+            if p.suffix in (".toml", ".in") and p.is_file() and not _is(p, output)
         )
         if not found:
             raise InputFileError(f"{name}: no puzzle (*.toml) or contest (*.in) file in it")
@@ -105,6 +116,11 @@ def _files(name: str) -> list[str]:
     if os.path.exists(name):
         return [name]
     raise InputFileError(f"{name}: no such file or folder")
+
+
+def _is(path: Path, output: Path | None) -> bool:
+    """Whether ``path`` is the ``output`` file (which may not exist yet)."""
+    return output is not None and output.exists() and os.path.samefile(path, output)
 
 
 def id_path(name: str, anchor: Path) -> str:

@@ -129,6 +129,45 @@ def test_deal_output_on_stdin(work):
     assert names == [f"seed 5 deal {k}" for k in (1, 2, 3)]
 
 
+def test_a_contest_cases_stake_is_counted_at_the_bid(work):
+    text = run("deal", "--seed", "3", "-n", "5", "--strength", "0.5").stdout
+    plain, bid = (
+        [
+            json.loads(ln)
+            for ln in run("batch", "-", "--workers", "1", *extra, input=text).stdout.splitlines()
+        ]
+        for extra in ((), ("--bid", "3"))
+    )
+    springs = [r["stake"] for r in plain if r["answer"]]
+    assert springs and [r["stake"] for r in bid if r["answer"]] == [
+        {**s, "points": 3 * s["points"]} for s in springs
+    ]
+
+
+def test_the_output_inside_an_input_folder_is_not_read_as_an_input(tmp_path):
+    folder = tmp_path / "set"
+    folder.mkdir()
+    (folder / "d.in").write_text(run("deal", "--seed", "3", "-n", "5").stdout)
+    out = folder / "res.in"  # named as a contest file, found by the folder's scan
+    for again in ((), (), ("--resume",)):
+        result = run("batch", folder, "--out", out, "--workers", "1", *again)
+        assert result.exit_code == 0, result.output
+        assert sorted(results(out)) == [f"d.in#{k}" for k in range(1, 6)]
+
+
+def test_a_missing_input_is_an_error_line_and_the_others_are_solved(tmp_path):
+    (tmp_path / "d.in").write_text(run("deal", "--seed", "3", "-n", "5").stdout)
+    out = tmp_path / "out.jsonl"
+    result = run("batch", tmp_path / "nope.in", tmp_path / "d.in", "--out", out, "--workers", "1")
+    assert result.exit_code == 2
+    got = results(out)
+    assert got[str(tmp_path / "nope.in")] == {
+        "id": str(tmp_path / "nope.in"),
+        "error": f"{tmp_path / 'nope.in'}: no such file or folder",
+    }
+    assert all(isinstance(got[f"d.in#{k}"]["answer"], bool) for k in range(1, 6))
+
+
 def test_a_named_pipe_is_read_like_stdin(work):
     os.mkfifo("pipe")
     text = run("deal", "--seed", "2", "-n", "5").stdout
