@@ -1134,7 +1134,7 @@ def analyze(
             result = next(results)
         except MemoryError:
             raise _no_memory(max_memory) from None
-        unknown |= any(s.answer is None for s in result.seats)
+        unknown |= not all(s.settled for s in result.seats)
         if as_json:
             click.echo(json.dumps(result.as_json()))
             continue

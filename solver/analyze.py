@@ -27,7 +27,9 @@ from .stake import solve_stake
 @dataclass(frozen=True)
 class SeatResult:
     """One seat's row: the forced-win answer (None when a limit stopped the search), a
-    winning first move when he wins, the nodes searched and the seconds taken."""
+    winning first move when he wins, the nodes searched and the seconds taken; with the
+    stake question, the value too (None when a limit stopped it, perhaps after the
+    answer)."""
 
     seat: int  # 1, 2 or 3
     answer: bool | None
@@ -39,6 +41,11 @@ class SeatResult:
     value: int | None = None
     points: int | None = None
     stake: Stake | None = None  # of the principal line
+
+    @property
+    def settled(self) -> bool:
+        """Whether all that was asked is known: the answer, and the value if asked."""
+        return self.answer is not None and (not self.staked or self.value is not None)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -96,7 +103,7 @@ def analyze_seat(
     stats = valued.stats
     return SeatResult(
         seat,
-        valued.answer,
+        valued.won if valued.answer is None else valued.answer,  # a limit may stop the value
         move,
         stats.nodes,
         time.perf_counter() - start,

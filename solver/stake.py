@@ -49,6 +49,7 @@ class StakeResult:
 
     score: int | None  # None when a limit stopped the search
     bid: int = 1
+    won: bool | None = None  # the forced-win answer, asked first: known before the value
     line: list[Step] = field(default_factory=list)
     stake: Stake | None = None
     first_moves: list[tuple[Step, int | None, list[Step]]] | None = None
@@ -85,9 +86,11 @@ class Walker:
             return WIN if final_score(history, winner == WIN) >= threshold else LOSS
         return self.searcher.value(pos, goal_for(threshold, history))
 
-    def score(self, pos: Position, history: History) -> int | None:
-        """The exact score of the position, or None when a limit stopped a search."""
-        won = self.holds(pos, history, 1)
+    def score(self, pos: Position, history: History, won: int | None = None) -> int | None:
+        """The exact score of the position, or None when a limit stopped a search;
+        ``won``: the first threshold's answer, the forced-win one, when already asked."""
+        if won is None:
+            won = self.holds(pos, history, 1)
         if won == UNKNOWN:
             return None
         if won == WIN:
@@ -157,8 +160,9 @@ def solve_stake(
     check_question("stake", pos.rules)
     searcher.start(pos.rules)
     walk = Walker(searcher)
-    score = walk.score(pos, history)
-    result = StakeResult(score, bid)
+    won = walk.holds(pos, history, 1)
+    score = walk.score(pos, history, won)
+    result = StakeResult(score, bid, won={WIN: True, LOSS: False}.get(won))
     if all_moves:
         result.first_moves = []
         for m in searcher.moves(pos):

@@ -301,3 +301,25 @@ def test_play_for_points(tmp_path):
 
 def best_moves(spec):
     return json.loads(run("best", spec, "--stake", "--json").stdout)["moves"]
+
+
+def test_a_seats_answer_outlives_a_limit_that_stops_its_value():
+    """Seat 2 loses in a few thousand nodes, while what his loss costs him takes
+    millions: a time limit that stops the value keeps the answer, and still exits 3."""
+    hands, kitty = ["67899TTJKKAA2222B", "33455667789TJQQKA", "334557889TJJQQKAR"], "446"
+    deal = " ".join(f"S{k}={h}" for k, h in enumerate(hands, 1)) + f" KITTY={kitty}"
+    plain = json.loads(
+        run("analyze", deal, "--json", "--time-limit", "0.5", "--workers", "1").stdout
+    )["seats"][1]
+    assert plain["answer"] is False and plain["nodes"] < 10_000
+    result = run("analyze", deal, "--json", "--stake", "--time-limit", "0.5", "--workers", "1")
+    assert result.exit_code == 3
+    seat = json.loads(result.stdout)["seats"][1]
+    assert seat["answer"] is False and seat["value"] is None and seat["points"] is None
+    assert seat["stopped_by"] == "time limit"
+    text = f'[[deal]]\nname = "d"\nhands = {json.dumps(hands)}\nkitty = "{kitty}"\n'
+    limits = ("--question", "stake", "--time-limit", "0.5", "--workers", "1")
+    batch = run("batch", "-", *limits, input=text)
+    assert batch.exit_code == 3, batch.output
+    assert json.loads(batch.stdout)["seats"][1]["answer"] is False
+    assert " 0 unknown" not in batch.stderr  # the seat whose value is unknown is counted so
