@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -194,12 +195,12 @@ def _all_moves(f):  # noqa: ANN001, ANN202 (a Click decorator)
     )(f)
 
 
-def _bid(f):  # noqa: ANN001, ANN202 (a Click decorator)
+def _bid(f, default: str = "each puzzle's own, else 1"):  # noqa: ANN001, ANN202 (a decorator)
     return click.option(
         "--bid",
         type=click.Choice(["1", "2", "3"]),
         callback=lambda ctx, param, value: None if value is None else int(value),
-        help="The bid stakes are counted at (default: each puzzle's own, else 1).",
+        help=f"The bid stakes are counted at (default: {default}).",
     )(f)
 
 
@@ -573,12 +574,14 @@ def _best_stake(
         return unknown
     value = "unknown" if result.value is None else f"{result.value:+d}"
     keep = sum(s == result.score for _, s, _ in moves) if result.score is not None else 0
+    open_moves = sum(s is None for _, s, _ in moves)
     shown = f"{describe(pos)} {history.notation}"
     click.echo(shown if name == target else f"{name}: {shown}")
     click.echo(
         f"  {SHORT_NAMES[pos.to_move]} to move: worth {value} to the landlord"
         + (f" ({result.points:+d} points at a bid of {bid})" if result.points and bid != 1 else "")
         + f"; {keep} of {len(moves)} first move{'s' * (len(moves) != 1)} keep{'s' * (keep == 1)} it"
+        + (f" ({open_moves} unknown: a limit stopped the search)" if open_moves else "")
     )
     width = max((len(s.text) for s, _, _ in moves), default=4)
     for step, s, follow in moves:
@@ -710,7 +713,7 @@ def play(
 @_rules
 def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool, rules: Any) -> None:
     """List the legal plays from HAND (on a free lead, or answering --beat PLAY)."""
-    from solver.cards import check_disjoint, check_hand, format_hand, parse_hand
+    from solver.cards import check_disjoint, check_hand, parse_hand
 
     rules = rules.with_bans(ban)
     cards = parse_hand(hand)
@@ -729,9 +732,7 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool, rule
             raise InputError(f"--beat {beat!r}: {e}") from None
         found = readings(table_cards, rules)
         if not found:
-            raise InputError(
-                f"--beat {beat!r}: {format_hand(table_cards)!r} is not a legal combination"
-            )
+            raise InputError(f"--beat {beat!r}: not a legal combination")
         plays = []
         for table in found:
             plays += [m for m in follows(cards, table, rules) if m not in plays]
@@ -1020,6 +1021,8 @@ def check(input_file: IO[bytes], output_file: IO[bytes], rules: Any) -> None:
     """
     from solver.contest import compare_output, contest_chunks, plural_cases
 
+    if _name(input_file) == _name(output_file) == "<stdin>":
+        raise click.UsageError("INPUT and OUTPUT cannot both be - (standard input)")
     _compile_notice("contest", "spring")
     from solver.spring import solve_many
 
@@ -1061,7 +1064,7 @@ def validate(input_file: IO[bytes], rules: Any) -> None:
     help="Processes searching seats in parallel (default and most: one per usable core).",
 )
 @click.option("--stake", is_flag=True, help="Also each seat's value: the stake question.")
-@_bid
+@partial(_bid, default="1")
 @_rules
 @_search_limits
 def analyze(
@@ -1100,6 +1103,8 @@ def analyze(
                 items.append(parse_deal(target, rules))
             except LandlordError as e:
                 items.append(e)
+        elif not target.strip():
+            items.append(LandlordError("an empty argument: expected a deal or a deal file"))
         elif path.exists():
             items.append(LandlordError(f"{target}: not a file (expected [[deal]] tables)"))
         else:

@@ -388,9 +388,7 @@ def _solve_open_deals(
             continue
         times.append(sum(s.seconds for s in result.seats))
         counts["deals"] += 1
-        counts.update(
-            f"seat_{ANSWER_NAMES[s.answer if s.settled else None]}" for s in result.seats
-        )
+        counts.update(f"seat_{ANSWER_NAMES[s.answer if s.settled else None]}" for s in result.seats)
         lines.append(json.dumps({"id": item, **result.as_json()}))
 
 

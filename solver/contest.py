@@ -347,8 +347,8 @@ class _Reader:
 
 
 def plural_cases(count: int) -> str:
-    """``1 case``, ``2 cases``."""
-    return f"{count} case{'s' * (count != 1)}"
+    """``1 case``, ``2 cases``, ``1,000 cases``."""
+    return f"{count:,} case{'s' * (count != 1)}"
 
 
 def _char_at(raw: bytes, at: int, byte: int) -> str:

@@ -58,6 +58,11 @@ def duration(seconds: float) -> str:
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
 
 
+def per_second(rate: float) -> str:
+    """A rate, whole above ten a second (``1,234``), else to two figures (``0.49``)."""
+    return f"{rate:,.0f}" if rate >= 10 or rate == 0 else f"{rate:.2g}"
+
+
 def plural(count: int, word: str) -> str:
     """``1 item``, ``2 items``, ``1,000 items``."""
     return f"{count:,} {word}{'s' * (count != 1)}"
@@ -93,7 +98,7 @@ class Progress:
         fill = int(24 * min(pct, 100) / 100)
         return (
             f"[{'#' * fill}{'-' * (24 - fill)}] {self.done:,}/{max(self.total, self.done):,}"
-            f" items {pct:5.1f}%  {rate:,.0f}/s  ETA {eta}"
+            f" items {pct:5.1f}%  {per_second(rate)}/s  ETA {eta}"
         )
 
     def erase(self) -> None:
@@ -131,7 +136,7 @@ class Summary:
         rate = self.items / self.seconds if self.seconds > 0 else 0.0
         lines = [
             f"{plural(self.items, 'item')} in {duration(self.seconds)} "
-            f"({rate:,.0f} items/s, {plural(self.workers, 'worker')})"
+            f"({per_second(rate)} items/s, {plural(self.workers, 'worker')})"
         ]
         skipped = f"; {self.skipped:,} skipped (already in {out_name})" if self.skipped else ""
         errors = plural(c["error"], "error")

@@ -107,7 +107,9 @@ def puzzle_files(paths: list[Path]) -> Iterator[Path]:
     """The puzzle files named, folders expanded to their ``*.toml`` files (sorted)."""
     for path in paths:
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.toml") if p.is_file())
+            yield from sorted(
+                p for p in path.rglob("*") if p.suffix.lower() == ".toml" and p.is_file()
+            )
         else:
             yield path
 

@@ -108,7 +108,7 @@ def _files(name: str, output: Path | None) -> list[str]:
         found = sorted(
             p
             for p in Path(name).rglob("*")
-            if p.suffix in (".toml", ".in") and p.is_file() and not _is(p, output)
+            if p.suffix.lower() in (".toml", ".in") and p.is_file() and not _is(p, output)
         )
         if not found:
             raise InputFileError(f"{name}: no puzzle (*.toml) or contest (*.in) file in it")
@@ -142,7 +142,7 @@ def _source(name: str, item: str, rules: RuleSet) -> Source:
     if not os.path.isfile(name):
         with open(name, "rb") as stream:
             return _piped(item, stream, rules)
-    if name.endswith(".toml"):
+    if name.lower().endswith(".toml"):
         path = Path(name)
         try:
             raw = path.read_bytes()

@@ -27,7 +27,10 @@ def read_toml(raw: bytes, source: str, what: str) -> tuple[dict[str, Any], str]:
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as e:
-        raise WholeFileError(f"{source}: TOML syntax error: {e}") from None
+        hint = ""
+        if text.lstrip()[:1].isdigit():  # a number first: the contest format's T
+            hint = " (a contest file? `landlord judge` and `landlord batch` read those)"
+        raise WholeFileError(f"{source}: TOML syntax error: {e}{hint}") from None
     except RecursionError:
         raise WholeFileError(f"{source}: TOML nested too deeply to be a {what}") from None
 

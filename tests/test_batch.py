@@ -24,7 +24,7 @@ from cli import main
 from solver import batch
 from solver.engines import _streamed, usable_cores
 from solver.errors import RunStopped
-from solver.progress import TimeHistogram
+from solver.progress import TimeHistogram, per_second
 from solver.resume import split_id
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -464,3 +464,23 @@ def test_a_puzzle_file_nested_too_deep_is_one_error_and_the_run_goes_on(work):
     assert "deep.toml" in got["deep.toml"]["error"]
     assert len(got) == 1 + 16 + 14
     assert all("answer" in r for item, r in got.items() if item != "deep.toml")
+
+
+def test_a_slow_rate_is_not_rounded_to_zero():
+    assert [per_second(r) for r in (0.0, 0.4887, 2.5, 9.96, 10.4, 175_123.6)] == [
+        "0",
+        "0.49",
+        "2.5",
+        "10",
+        "10",
+        "175,124",
+    ]
+
+
+def test_a_folder_scan_reads_upper_case_extensions(tmp_path):
+    (tmp_path / "UP.IN").write_text(run("deal", "--seed", "3", "-n", "2").stdout)
+    (tmp_path / "P.TOML").write_text('landlord = "33"\npeasants = ["4", "5"]\n')
+    result = run("batch", tmp_path, "--out", tmp_path / "out.jsonl", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert sorted(results(tmp_path / "out.jsonl")) == ["P.TOML#1", "UP.IN#1", "UP.IN#2"]
+    assert "1 solved" in run("solve", tmp_path).stderr

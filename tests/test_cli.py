@@ -77,7 +77,7 @@ def test_judge_keeps_the_cases_before_a_bad_one(tmp_path):
 def test_validate_accepts_a_complete_file():
     result = run("validate", CASES / "random_2000.in")
     assert result.exit_code == 0
-    assert "2000 cases" in result.stdout
+    assert "2,000 cases" in result.stdout
 
 
 def deal_text(count=2, seed=7):
@@ -291,6 +291,7 @@ def test_moves_json_and_beat():
     [
         (("AX",), "unknown card 'X'"),
         (("3", "--beat", "34"), "not a legal combination"),
+        (("34567", "--beat", "23456"), "--beat '23456': not a legal combination"),
         (("33333",), "5 x 3"),
         (("34567", "--beat", "X"), "--beat 'X': unknown card 'X'"),
         (("BR", "--beat", "BR"), "--beat 'BR': the hands together hold 2 x B"),
@@ -404,3 +405,20 @@ def test_an_error_in_a_puzzles_subtable_names_the_subtables_line(tmp_path):
     result = run("solve", path)
     assert result.exit_code == 2
     assert f"error: {path}, line 13, puzzle 'b': unknown player 'peasant9'" in result.stderr
+
+
+def test_check_refuses_standard_input_for_both_files():
+    result = run("check", "-", "-", input="1\n")
+    assert result.exit_code == 2
+    assert "INPUT and OUTPUT cannot both be - (standard input)" in result.output
+
+
+def test_a_contest_file_given_for_a_toml_file_is_told_where_it_belongs(tmp_path):
+    path = tmp_path / "deals.in"
+    path.write_text(deal_text())
+    for command in ("solve", "analyze", "play"):
+        result = run(command, path)
+        assert result.exit_code == 2
+        assert "(a contest file? `landlord judge` and `landlord batch` read those)" in (
+            result.output
+        ), command

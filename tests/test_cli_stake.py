@@ -323,3 +323,14 @@ def test_a_seats_answer_outlives_a_limit_that_stops_its_value():
     assert batch.exit_code == 3, batch.output
     assert json.loads(batch.stdout)["seats"][1]["answer"] is False
     assert " 0 unknown" not in batch.stderr  # the seat whose value is unknown is counted so
+
+
+def test_best_stake_says_how_many_first_moves_a_limit_left_unknown():
+    result = run("best", "L=35577TTQQ2 P1=9A", "--stake", "--time-limit", "1e-9")
+    assert result.exit_code == 3
+    head = result.stdout.splitlines()[1]
+    moves = len(result.stdout.splitlines()) - 2
+    assert head == (
+        f"  L to move: worth unknown to the landlord; 0 of {moves} first moves keep it "
+        f"({moves} unknown: a limit stopped the search)"
+    )

@@ -47,7 +47,7 @@ def test_a_huge_count_is_a_missing_case_not_a_crash():
     result = CliRunner().invoke(main, ["judge"], input="1000000000000\n3 4 5\n")
     assert result.exit_code == 2
     assert result.stdout == "Case 1: Yes\n"  # a single card is one play
-    assert "case 2" in result.stderr and "declares 1000000000000 cases" in result.stderr
+    assert "case 2" in result.stderr and "declares 1,000,000,000,000 cases" in result.stderr
 
 
 @pytest.mark.parametrize("count", [b"-1", b"+1", b"1_0", b"1.0"])
