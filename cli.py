@@ -104,7 +104,7 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 
 
 def _no_memory(max_memory: float) -> InputError:
-    """The error of a table that does not fit in memory, its size as the user wrote it."""
+    """The error of a table that does not fit in memory, its size in plain digits."""
     return InputError(f"--max-memory {max_memory:.15g}: not enough memory")
 
 
@@ -281,7 +281,7 @@ def solve(
                 raise _no_memory(max_memory) from None
             solved += 1
             mismatches += sol.mismatch
-            unknown += sol.answer is None
+            unknown += not sol.settled
             click.echo(json.dumps(sol.as_json()) if as_json else sol.text())
     if not as_json:
         click.echo(
@@ -1019,7 +1019,8 @@ def check(input_file: IO[bytes], output_file: IO[bytes], rules: Any) -> None:
     Lists the first cases that differ and exits 0 only when every case matches. Both
     files are read as streams, so memory stays flat however long they are.
     """
-    from solver.contest import compare_output, contest_chunks, plural_cases
+    from solver.contest import compare_output, contest_chunks
+    from solver.progress import plural
 
     if _name(input_file) == _name(output_file) == "<stdin>":
         raise click.UsageError("INPUT and OUTPUT cannot both be - (standard input)")
@@ -1040,7 +1041,7 @@ def check(input_file: IO[bytes], output_file: IO[bytes], rules: Any) -> None:
             f"{_name(output_file)}: wrong answer ({len(problems)} "
             f"difference{'s' * (len(problems) != 1)} listed)"
         )
-    click.echo(f"{_name(output_file)}: all {plural_cases(cases)} right")
+    click.echo(f"{_name(output_file)}: all {plural(cases, 'case')} right")
 
 
 @main.command(short_help="Validate a contest input file.")

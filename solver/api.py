@@ -43,6 +43,12 @@ class Solution:
         return self.result.answer
 
     @property
+    def settled(self) -> bool:
+        """Whether all that was asked is known: the answer, and a stake question's value."""
+        value_known = not isinstance(self.result, StakeResult) or self.result.value is not None
+        return self.answer is not None and value_known
+
+    @property
     def mismatch(self) -> bool:
         """Whether the puzzle states an expected answer (or value) that this one contradicts."""
         expect = self.puzzle.expect
@@ -50,7 +56,8 @@ class Solution:
             return False
         if isinstance(expect, bool):
             return expect != self.answer
-        return isinstance(self.result, StakeResult) and expect != self.result.value
+        value = self.result.value if isinstance(self.result, StakeResult) else None
+        return value is not None and expect != value
 
     @property
     def steps(self) -> list[Step]:

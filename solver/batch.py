@@ -358,7 +358,7 @@ def _solve_puzzles(
         if sol is None:
             continue
         times.append(sol.seconds)
-        counts[ANSWER_NAMES[sol.answer]] += 1
+        counts[ANSWER_NAMES[sol.answer if sol.settled else None]] += 1
         counts["mismatch"] += sol.mismatch
         lines.append(json.dumps({"id": item, **sol.as_json()}))
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from .cards import NUM_RANKS
 from .deals import cut, deck_cards, random_deals
-from .endgame import describe, parse_position, side_wins
+from .endgame import describe, load_search, parse_position, side_wins
 from .errors import InputFileError
 from .rules import CLASSIC, RuleSet
 from .scoring import History
@@ -199,10 +199,11 @@ WARM_PROOF = "L=3568899JQQA P1=33459TJJQK2"
 
 
 def warm(searcher: Searcher) -> None:
-    """Load the compiled kernels, both searches', and make the searcher's proof-number
-    table (made once a searcher, on the first position that needs it), so that no
-    case's time includes either."""
-    timed(searcher, parse_position("L=3 P1=4"))
+    """Load the compiled kernels, both searches' (the proof-number search's on a position
+    it expands) and the spring's, and make the searcher's proof-number table (made once
+    a searcher, on the first position that needs it), so that no case's time includes
+    either."""
+    load_search(searcher)
     timed(Searcher(1, strategy="proof-number"), parse_position(WARM_PROOF))
     searcher.buffers.proofs()
     solve_many(np.zeros((1, 3, NUM_RANKS), np.int64))

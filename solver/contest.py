@@ -27,6 +27,7 @@ import numpy as np
 from .cards import LETTERS, NUM_RANKS, TEN
 from .errors import InputFileError, WholeFileError, quoted
 from .jit import kernel
+from .progress import plural
 from .rules import CLASSIC, RuleSet
 
 
@@ -316,7 +317,7 @@ class _Reader:
         if status == OK:
             return InputFileError(
                 f"{self.source}, case {case}, line {st[LAST_LINE]}: the file ends before the "
-                f"{who}'s hand (the file declares {plural_cases(declared)})"
+                f"{who}'s hand (the file declares {plural(declared, 'case')})"
             )
         if status == BAD_CARD:
             raw = bytes(self.token[: min(int(st[TOKEN_LEN]), TOKEN_BYTES)])
@@ -342,13 +343,8 @@ class _Reader:
             )
         return InputFileError(
             f"{self.source}, line {st[TOKEN_LINE]}: unexpected {self.token_text()} after the "
-            f"{plural_cases(declared)} the file declares"
+            f"{plural(declared, 'case')} the file declares"
         )
-
-
-def plural_cases(count: int) -> str:
-    """``1 case``, ``2 cases``, ``1,000 cases``."""
-    return f"{count:,} case{'s' * (count != 1)}"
 
 
 def _char_at(raw: bytes, at: int, byte: int) -> str:
@@ -432,7 +428,7 @@ def validate(file: IO[bytes] | bytes, source: str, rules: RuleSet = CLASSIC) -> 
             raise part.error
         declared = part.declared
     split = "/".join(map(str, deal_sizes(rules)))
-    return f"{source}: valid, {plural_cases(declared)}, each a complete deal split {split}"
+    return f"{source}: valid, {plural(declared, 'case')}, each a complete deal split {split}"
 
 
 _ANSWER = re.compile(rb"Case ([0-9]+): (Yes|No)")
@@ -488,7 +484,7 @@ def compare_output(
             if raw.strip(_BLANKS):
                 problems.append(
                     f"{source}, line {at}: unexpected {quoted(raw[:60])} "
-                    f"after the {plural_cases(k)} of the input"
+                    f"after the {plural(k, 'case')} of the input"
                 )
                 break
     return problems, k

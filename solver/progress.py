@@ -59,8 +59,11 @@ def duration(seconds: float) -> str:
 
 
 def per_second(rate: float) -> str:
-    """A rate, whole above ten a second (``1,234``), else to two figures (``0.49``)."""
-    return f"{rate:,.0f}" if rate >= 10 or rate == 0 else f"{rate:.2g}"
+    """A rate, whole from ten a second (``1,234``), else to two figures (``0.49``), and
+    below a hundredth ``<0.01``."""
+    if rate >= 10 or rate == 0:
+        return f"{rate:,.0f}"
+    return f"{rate:.2g}" if rate >= 0.01 else "<0.01"
 
 
 def plural(count: int, word: str) -> str:

@@ -70,8 +70,9 @@ def read_sources(
     output: Path | None = None,
 ) -> list[Source]:
     """The sources named: files, folders (their ``*.toml`` and ``*.in`` files, but the
-    ``output`` file), ``-``. A name that is no file or folder is a source whose error
-    is its only item, so that the others are still solved.
+    ``output`` file once it holds results), ``-``. A name that is no file or folder is a
+    source whose error is its only item, so that the others are still solved; when no
+    name is usable at all, the first one's error is raised, before any output is touched.
 
     A ``.toml`` file is a deal file when it holds ``[[deal]]`` tables, else a puzzle
     file; any other file is a contest file. Standard input and pipes hold any of them
@@ -81,6 +82,8 @@ def read_sources(
     """
     out: list[Source] = []
     seen: set[str] = set()
+    results = _results_file(output)
+    errors: list[str] = []  # of the names that are no input
     for name in inputs:
         if name == "-":
             if STDIN not in seen:
@@ -88,27 +91,50 @@ def read_sources(
                 out.append(_piped(STDIN, stdin, rules))
             continue
         try:
-            for f in _files(name, output):
+            files = _files(name, results)
+        except InputFileError as e:
+            errors.append(str(e))
+        except (OSError, RuntimeError) as e:  # a name too long, a loop of links
+            errors.append(f"{name}: cannot read: {getattr(e, 'strerror', None) or e}")
+        else:
+            for f in files:
                 item = id_path(f, anchor)
                 if item not in seen:  # named twice (or a file and its folder): solved once
                     seen.add(item)
                     out.append(_source(f, item, rules))
-        except InputFileError as e:
-            out.append(Source(name, error=str(e)))
-        except (OSError, RuntimeError) as e:  # a name too long, a loop of links
-            reason = getattr(e, "strerror", None) or e
-            out.append(Source(name, error=f"{name}: cannot read: {reason}"))
+            continue
+        if name not in seen:
+            seen.add(name)
+            out.append(Source(name, error=errors[-1]))
+    if errors and len(out) == len(set(errors)):  # no input at all: say so, write nothing
+        raise InputFileError(errors[0])
     return out
 
 
-def _files(name: str, output: Path | None) -> list[str]:
+def _results_file(output: Path | None) -> Path | None:
+    """The output file when it already holds results (a JSON line first, or nothing), so
+    that a folder's scan leaves it out; None for any other file, which stays an input
+    (and is refused as the output, see :func:`refuse_overwrite`)."""
+    if output is None or not output.is_file():
+        return None
+    try:
+        with open(output, "rb") as file:
+            first = file.read(SNIFF).removeprefix(_BOM).lstrip()[:1]
+    except OSError:
+        return None
+    return output if first in (b"", b"{") else None
+
+
+def _files(name: str, results: Path | None) -> list[str]:
     """The input files a name stands for: itself, or a folder's puzzle and contest files
-    (not the run's own ``output``, which may lie among them)."""
+    but ``results``, the run's own output, which may lie among them."""
     if os.path.isdir(name):
         found = sorted(
             p
             for p in Path(name).rglob("*")
-            if p.suffix.lower() in (".toml", ".in") and p.is_file() and not _is(p, output)
+            if p.suffix.lower() in (".toml", ".in")
+            and p.is_file()
+            and not (results and _same_file(p, results))
         )
         if not found:
             raise InputFileError(f"{name}: no puzzle (*.toml) or contest (*.in) file in it")
@@ -118,9 +144,12 @@ def _files(name: str, output: Path | None) -> list[str]:
     raise InputFileError(f"{name}: no such file or folder")
 
 
-def _is(path: Path, output: Path | None) -> bool:
-    """Whether ``path`` is the ``output`` file (which may not exist yet)."""
-    return output is not None and output.exists() and os.path.samefile(path, output)
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (False when one cannot be looked at)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def id_path(name: str, anchor: Path) -> str:
@@ -140,8 +169,11 @@ def id_path(name: str, anchor: Path) -> str:
 def _source(name: str, item: str, rules: RuleSet) -> Source:
     """A named input: a puzzle or deal file, a contest file, or a pipe."""
     if not os.path.isfile(name):
-        with open(name, "rb") as stream:
-            return _piped(item, stream, rules)
+        try:
+            with open(name, "rb") as stream:
+                return _piped(item, stream, rules)
+        except OSError as e:
+            return Source(item, error=f"{name}: cannot read: {e.strerror or e}")
     if name.lower().endswith(".toml"):
         path = Path(name)
         try:
@@ -214,7 +246,8 @@ def is_deal_file(raw: bytes) -> bool:
 
 
 def refuse_overwrite(out: Path, sources: list[Source]) -> None:
-    """Refuse an output file that is also an input: writing it would destroy the input."""
+    """Refuse an output file that is also an input (named, or found in a folder and not
+    left out as a results file): writing it would destroy the input."""
     if not out.exists():
         return
     for src in sources:

@@ -67,8 +67,9 @@ class StakeResult:
 
     @property
     def answer(self) -> bool | None:
-        """Whether the hand is worth something to the landlord: the forced-win answer."""
-        return None if self.score is None else self.score > 0
+        """Whether the hand is worth something to the landlord: the forced-win answer
+        (known, as the first threshold, even when a limit then stopped the value)."""
+        return self.won if self.score is None else self.score > 0
 
 
 class Walker:
@@ -173,6 +174,7 @@ def solve_stake(
         known = [s for _, s, _ in result.first_moves if s is not None]
         if score is None and len(known) == len(result.first_moves):
             result.score = score = max(known) if pos.to_move == 0 else min(known)
+            result.won = score > 0
     if score is not None:
         result.line = walk.line(pos, history, score)
         result.stake = line_stake(result.line, pos.hands, history, bid, pos.rules)

@@ -29,7 +29,10 @@ def read_toml(raw: bytes, source: str, what: str) -> tuple[dict[str, Any], str]:
     except tomllib.TOMLDecodeError as e:
         hint = ""
         if text.lstrip()[:1].isdigit():  # a number first: the contest format's T
-            hint = " (a contest file? `landlord judge` and `landlord batch` read those)"
+            hint = (
+                " (a contest file? `landlord judge` reads those, and `landlord batch` under a"
+                " name that does not end in .toml)"
+            )
         raise WholeFileError(f"{source}: TOML syntax error: {e}{hint}") from None
     except RecursionError:
         raise WholeFileError(f"{source}: TOML nested too deeply to be a {what}") from None

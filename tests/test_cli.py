@@ -419,6 +419,6 @@ def test_a_contest_file_given_for_a_toml_file_is_told_where_it_belongs(tmp_path)
     for command in ("solve", "analyze", "play"):
         result = run(command, path)
         assert result.exit_code == 2
-        assert "(a contest file? `landlord judge` and `landlord batch` read those)" in (
+        assert "(a contest file? `landlord judge` reads those, and `landlord batch` under a " in (
             result.output
         ), command
