@@ -680,6 +680,8 @@ def play(
         if not line:
             click.echo()
             raise click.ClickException("the input ended before the game did")
+        if not sys.stdin.isatty():  # no terminal echoed it: the transcript shows it
+            click.echo(line.rstrip("\r\n"))
         text = line.strip().lower()
         if text == "quit":
             break

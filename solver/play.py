@@ -135,12 +135,12 @@ class Game:
             if None not in options:
                 raise IllegalMove("You cannot pass on a free lead.")
             return None
-        if not text.strip():
-            raise IllegalMove("Type cards (as 33 or 3-3), pass, hint or quit.")
         try:
             cards = parse_hand(text)
         except LandlordError as e:
             raise IllegalMove(str(e)) from None
+        if not any(cards):  # an empty line, or separators alone
+            raise IllegalMove("Type cards (as 33 or 3-3), pass, hint or quit.")
         for m in options:
             if m is not None and m.cards == cards:
                 return m

@@ -173,10 +173,19 @@ def test_best_json_keeps_the_line_and_splits_it():
 def test_play_explains_an_empty_line(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text(P02)
-    result = run("play", path, input="\nquit\n")
-    assert result.exit_code == 0
-    assert "Type cards (as 33 or 3-3), pass, hint or quit." in result.stdout
-    assert "Not a legal combination" not in result.stdout
+    for typed in ("", "-", " - "):
+        result = run("play", path, input=f"{typed}\nquit\n")
+        assert result.exit_code == 0
+        assert "Type cards (as 33 or 3-3), pass, hint or quit." in result.stdout
+        assert "Not a legal combination" not in result.stdout
+
+
+def test_play_from_a_pipe_shows_each_typed_move_after_its_prompt(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(P02)
+    lines = run("play", path, input="55\nquit\n").stdout.splitlines()
+    assert lines[2:4] == ["L to move: 55", "L: 377TTQQ2  P1: 9A  table: 55 by L"]
+    assert lines[-1] == "L to move: quit"
 
 
 def test_play_names_a_missing_puzzle(tmp_path):
