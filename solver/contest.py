@@ -455,8 +455,7 @@ def compare_output(
     problems: list[str] = []
     lines = _lines(output)
     k = 0
-    ended = ""  # once the output ends: the message for its first missing case
-    first_missing = 0
+    ended: tuple[int, str] | None = None  # the first missing case and its answer
     for answers in expected:
         for want in answers.tolist():
             k += 1
@@ -465,8 +464,7 @@ def compare_output(
             right = "Yes" if want else "No"
             raw = next(lines, None)
             if raw is None:
-                ended = f"Case {k}: expected {right}, got nothing (the output ends"
-                first_missing = k
+                ended = k, right
                 continue
             m = _ANSWER.fullmatch(raw)
             if not m or m.group(1) != str(k).encode():
@@ -477,8 +475,9 @@ def compare_output(
             elif m.group(2).decode() != right:
                 problems.append(f"Case {k}: expected {right}, got {m.group(2).decode()}")
     if ended:  # one message for all the missing cases, not one a case
-        more = f"; cases {first_missing} to {k} are missing" if k > first_missing else ""
-        problems.append(f"{ended}{more})")
+        first, right = ended
+        more = f"; cases {first} to {k} are missing" if k > first else ""
+        problems.append(f"Case {first}: expected {right}, got nothing (the output ends{more})")
     elif len(problems) < limit:
         for at, raw in enumerate(lines, k + 1):
             if raw.strip(_BLANKS):

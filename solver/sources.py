@@ -83,9 +83,10 @@ def read_sources(
     out: list[Source] = []
     seen: set[str] = set()
     results = _results_file(output)
-    errors: list[str] = []  # of the names that are no input
+    usable = False  # whether some name is an input
     for name in inputs:
         if name == "-":
+            usable = True
             if STDIN not in seen:
                 seen.add(STDIN)
                 out.append(_piped(STDIN, stdin, rules))
@@ -93,10 +94,11 @@ def read_sources(
         try:
             files = _files(name, results)
         except InputFileError as e:
-            errors.append(str(e))
+            error = str(e)
         except (OSError, RuntimeError) as e:  # a name too long, a loop of links
-            errors.append(f"{name}: cannot read: {getattr(e, 'strerror', None) or e}")
+            error = f"{name}: cannot read: {getattr(e, 'strerror', None) or e}"
         else:
+            usable = True
             for f in files:
                 item = id_path(f, anchor)
                 if item not in seen:  # named twice (or a file and its folder): solved once
@@ -105,9 +107,9 @@ def read_sources(
             continue
         if name not in seen:
             seen.add(name)
-            out.append(Source(name, error=errors[-1]))
-    if errors and len(out) == len(set(errors)):  # no input at all: say so, write nothing
-        raise InputFileError(errors[0])
+            out.append(Source(name, error=error))
+    if not usable:  # no input at all: say so, and write nothing
+        raise InputFileError(str(out[0].error))
     return out
 
 

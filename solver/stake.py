@@ -174,7 +174,6 @@ def solve_stake(
         known = [s for _, s, _ in result.first_moves if s is not None]
         if score is None and len(known) == len(result.first_moves):
             result.score = score = max(known) if pos.to_move == 0 else min(known)
-            result.won = score > 0
     if score is not None:
         result.line = walk.line(pos, history, score)
         result.stake = line_stake(result.line, pos.hands, history, bid, pos.rules)
