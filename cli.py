@@ -324,7 +324,7 @@ def solve(
     "deal files always get their double-dummy table, with stake each seat's value too).",
 )
 @_all_moves
-@_bid
+@partial(_bid, default="each puzzle's own, else 1; deals have stakes only with --question stake")
 @click.option(
     "--progress/--no-progress",
     default=None,
@@ -779,7 +779,7 @@ def deal(seed: int, count: int, strength: float, fmt: str, rules: Any) -> None:
     is made: any count streams in flat memory. With --rules four-player, a deal is the
     landlord's 33 cards and three peasants' 25 (contest text: four hands a case)."""
     from solver.cards import format_hand
-    from solver.deals import iter_deals
+    from solver.deals import deal_name, iter_deals
 
     deals = iter_deals(seed, count, strength, rules)
     if fmt == "contest":
@@ -796,7 +796,7 @@ def deal(seed: int, count: int, strength: float, fmt: str, rules: Any) -> None:
     from solver.puzzles import Puzzle, to_toml
 
     for k, d in enumerate(deals, 1):
-        puzzle = Puzzle(f"seed {seed} deal {k}", "spring", d[0], tuple(d[1:]), rules)
+        puzzle = Puzzle(deal_name(seed, k, strength), "spring", d[0], tuple(d[1:]), rules)
         sys.stdout.write(("\n" if k > 1 else "") + to_toml([puzzle]))
 
 

@@ -27,9 +27,9 @@ from .stake import solve_stake
 @dataclass(frozen=True)
 class SeatResult:
     """One seat's row: the forced-win answer (None when a limit stopped the search), a
-    winning first move when he wins (with the stake question, when his value is known),
-    the nodes searched and the seconds taken; with the stake question, the value too
-    (None when a limit stopped it, perhaps after the answer)."""
+    winning first move when he wins (the one the forced-win search proved, when a limit
+    stopped the value), the nodes searched and the seconds taken; with the stake
+    question, the value too (None when a limit stopped it, perhaps after the answer)."""
 
     seat: int  # 1, 2 or 3
     answer: bool | None

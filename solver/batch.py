@@ -81,10 +81,10 @@ class TaskResult:
     dropped: int = 0  # items announced but never read (a contest file cut by a bad case)
 
 
-def error_result(item: str, message: str, dropped: int = 0) -> TaskResult:
-    """The result of a bad item: one error line."""
+def error_result(item: str, message: str, dropped: int = 0, deal: bool = False) -> TaskResult:
+    """The result of a bad item: one error line (counted as a deal's too, for a deal)."""
     data = (json.dumps({"id": item, "error": message}) + "\n").encode()
-    return TaskResult(data, Counter(error=1), np.zeros(0), 1, dropped)
+    return TaskResult(data, Counter(error=1, deal_error=int(deal)), np.zeros(0), 1, dropped)
 
 
 class Plan:
@@ -201,7 +201,7 @@ class Plan:
             if k in done:
                 self.skipped += 1
             elif isinstance(item, InputFileError):
-                yield error_result(f"{src.name}#{k}", str(item))
+                yield error_result(f"{src.name}#{k}", str(item), deal=True)
             else:
                 yield Task(src.name, np.array([k], np.int64), open_deals=(item,))
 
@@ -385,6 +385,7 @@ def _solve_open_deals(
             counts,
         )
         if result is None:
+            counts["deal_error"] += 1
             continue
         times.append(sum(s.seconds for s in result.seats))
         counts["deals"] += 1

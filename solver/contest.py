@@ -11,7 +11,8 @@ block, so memory stays flat however long the input is and a block may end anywhe
 T, inside a hand, inside a run of blanks). A file of a hundred thousand deals costs
 milliseconds. The kernel stops at the first malformed token with a status and the
 token's first bytes; this module turns that into a message naming the case, the line
-(counted as a text editor counts them: by newline characters) and the token.
+(counted as a text editor counts them: a newline, a carriage return or the two together
+end a line) and the token.
 """
 
 from __future__ import annotations
@@ -69,12 +70,13 @@ OK, BAD_COUNT, BAD_CARD, TOO_MANY, OVERLAP, WRONG_SIZE, TRAILING = range(7)
     BAD_RANK,  # the rank that is over the deck
     TALLY,  # the cards of a hand of the wrong size, or of a rank over the deck
     FILLED,  # cases written to the output array by this call
+    AFTER_RETURN,  # the last byte was a carriage return (a newline after it ends no line)
     STATE_FIELDS,
-) = range(18)
+) = range(19)
 
 _ONE = 100  # '1', which must be followed by '0'
 _BAD = 255
-_NEWLINE, _ZERO, _NINE = 10, 48, 57
+_NEWLINE, _RETURN, _ZERO, _NINE = 10, 13, 48, 57
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -159,10 +161,12 @@ def read_block(block, st, token, hands, table, deck, sizes):
                     st[PHASE] = DONE
                 if st[PHASE] == DONE:
                     return i
-            if b == _NEWLINE:
+            if b == _RETURN or (b == _NEWLINE and not st[AFTER_RETURN]):
                 st[LINE] += 1
+            st[AFTER_RETURN] = b == _RETURN
             i += 1
             continue
+        st[AFTER_RETURN] = 0
         st[LAST_LINE] = st[LINE]
         if not st[IN_TOKEN]:
             if phase == IN_CASES and st[HAND] == 0 and st[FILLED] == hands.shape[0]:
@@ -468,9 +472,11 @@ def compare_output(
                 continue
             m = _ANSWER.fullmatch(raw)
             if not m or m.group(1) != str(k).encode():
+                trimmed = raw.rstrip(b" \t")
+                why = ": blanks after the answer" if _ANSWER.fullmatch(trimmed) else ""
                 problems.append(
                     f"Case {k}: expected 'Case {k}: {right}', got {quoted(raw[:60])} "
-                    f"({source}, line {k})"
+                    f"({source}, line {k}{why})"
                 )
             elif m.group(2).decode() != right:
                 problems.append(f"Case {k}: expected {right}, got {m.group(2).decode()}")

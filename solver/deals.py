@@ -95,7 +95,14 @@ def iter_open_deals(
     first, *others = rules.deal
     for k, order in enumerate(_orders(seed, count, strength, rules), 1):
         s1, kitty, *rest = cut(order, (first, rules.kitty, *others))
-        yield Deal(f"seed {seed} deal {k}", (s1, *rest), kitty, rules=rules)
+        yield Deal(deal_name(seed, k, strength), (s1, *rest), kitty, rules=rules)
+
+
+def deal_name(seed: int, k: int, strength: float = 0.0) -> str:
+    """The name of the ``k``-th deal of a seed: the strength too when it leans the deal,
+    so that two files of one seed never give different deals one name."""
+    lean = f" strength {strength:g}" if strength else ""
+    return f"seed {seed}{lean} deal {k}"
 
 
 @dataclass(frozen=True)

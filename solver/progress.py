@@ -132,8 +132,8 @@ class Summary:
         """The summary's lines; ``out_name`` is where the skipped items already are.
 
         Contest cases and puzzles are counted by answer; deals, whose one line holds
-        three answers, by seat on a line of their own. A run of deals alone has no
-        answers line: its errors and skips end the deals line instead.
+        three answers, by seat on a line of their own. A run of deals alone (bad ones
+        included) has no answers line: its errors and skips end the deals line instead.
         """
         c = self.counts
         rate = self.items / self.seconds if self.seconds > 0 else 0.0
@@ -145,12 +145,12 @@ class Summary:
         errors = plural(c["error"], "error")
         deals = c["deals"]
         answered = c["yes"] + c["no"] + c["unknown"]
-        if answered or not deals:
+        if answered or not deals + c["deal_error"]:
             lines.append(
                 f"  answers: {c['yes']:,} yes, {c['no']:,} no, {c['unknown']:,} unknown; "
                 f"{errors}, {c['mismatch']:,} mismatched" + skipped
             )
-        if deals:
+        if deals + c["deal_error"]:
             seats = c["seat_yes"] + c["seat_no"] + c["seat_unknown"]
             lines.append(
                 f"  deals: {plural(deals, 'deal')}, {plural(seats, 'seat')} as landlord: "

@@ -1136,16 +1136,16 @@ class Searcher:
                 return self._run(prove_root, node, ctx, self.buffers.proofs(), leaf)
             return self._run(search_root, node, ctx)
 
-    def known(self, pos: Position) -> int:
-        """What the table (or an exact quick result) already holds of ``pos``: WIN, LOSS
-        or UNKNOWN, from a look that opens at most the position itself and counts no
-        nodes. After a proof-number search, which settles few of a lead's many moves,
-        this finds the move it proved without searching the others."""
+    def known(self, pos: Position, goal: int = PLAIN) -> int:
+        """What the table (or an exact quick result) already holds of ``pos`` (under
+        ``goal``): WIN, LOSS or UNKNOWN, from a look that opens at most the position
+        itself and counts no nodes. After a proof-number search, which settles few of a
+        lead's many moves, this finds the move it proved without searching the others."""
         limit = self.node_limit
         nodes, hits, aborted = self.stats.nodes, self.stats.hits, self.stats.aborted
         self.node_limit = nodes + 1
         try:
-            return self.value(pos)
+            return self.value(pos, goal)
         finally:
             self.node_limit = limit
             self.stats.nodes, self.stats.hits, self.stats.aborted = nodes, hits, aborted

@@ -79,13 +79,15 @@ class Walker:
     def __init__(self, searcher: Searcher) -> None:
         self.searcher = searcher
 
-    def holds(self, pos: Position, history: History, threshold: int) -> int:
+    def holds(self, pos: Position, history: History, threshold: int, look: bool = False) -> int:
         """WIN when the hand is worth a score of at least ``threshold``, LOSS when not,
-        UNKNOWN when a limit stopped the search."""
+        UNKNOWN when a limit stopped the search; with ``look``, from what the table
+        already holds, without a search (UNKNOWN: not there)."""
         winner = pos.winner
         if winner is not None:
             return WIN if final_score(history, winner == WIN) >= threshold else LOSS
-        return self.searcher.value(pos, goal_for(threshold, history))
+        ask = self.searcher.known if look else self.searcher.value
+        return ask(pos, goal_for(threshold, history))
 
     def score(self, pos: Position, history: History, won: int | None = None) -> int | None:
         """The exact score of the position, or None when a limit stopped a search;
@@ -104,21 +106,32 @@ class Walker:
             t -= 1
         return None if held == UNKNOWN else t
 
-    def keeps(self, pos: Position, history: History, score: int, move: Move | None) -> int:
+    def keeps(
+        self, pos: Position, history: History, score: int, move: Move | None, look: bool = False
+    ) -> int:
         """WIN when ``move`` keeps the mover's side at ``score``, the position's score (the
         landlord keeps at least it, a peasant below the next), LOSS when it gives some
-        of it away, UNKNOWN when a limit stopped the search."""
+        of it away, UNKNOWN when a limit stopped the search (with ``look``, see
+        :meth:`holds`)."""
         landlord = pos.to_move == 0
         threshold = score if landlord else next_score(score)
-        v = self.holds(pos.after(move), history.after(pos.to_move, move, pos.rules), threshold)
+        after = history.after(pos.to_move, move, pos.rules)
+        v = self.holds(pos.after(move), after, threshold, look)
         if v == UNKNOWN:
             return UNKNOWN
         return WIN if v == (WIN if landlord else LOSS) else LOSS
 
     def keeping_move(self, pos: Position, history: History, score: int) -> tuple[bool, Move | None]:
         """The mover's first move that keeps the position's ``score``: (True, move); or
-        (False, None) when a limit stopped the search first."""
-        for m in self.searcher.moves(pos):
+        (False, None) when a limit stopped the search first. The move a proof-number
+        search proved is looked for in the table first, so that the moves before it in
+        the order are not searched."""
+        moves = self.searcher.moves(pos)
+        if self.searcher.by_proof_numbers(pos):
+            for m in moves:
+                if self.keeps(pos, history, score, m, look=True) == WIN:
+                    return True, m
+        for m in moves:
             v = self.keeps(pos, history, score, m)
             if v == WIN:
                 return True, m
@@ -162,6 +175,13 @@ def solve_stake(
     searcher.start(pos.rules)
     walk = Walker(searcher)
     won = walk.holds(pos, history, 1)
+    # the winning side's first move, looked up while the forced win's proof is in the
+    # table: the line, when a limit then stops the value
+    first = None
+    if won == (WIN if pos.to_move == 0 else LOSS):
+        keep = 1 if pos.to_move == 0 else -1  # worth something to the landlord, or not
+        moves = searcher.moves(pos)
+        first = next((m for m in moves if walk.keeps(pos, history, keep, m, True) == WIN), None)
     score = walk.score(pos, history, won)
     result = StakeResult(score, bid, won={WIN: True, LOSS: False}.get(won))
     if all_moves:
@@ -177,6 +197,8 @@ def solve_stake(
     if score is not None:
         result.line = walk.line(pos, history, score)
         result.stake = line_stake(result.line, pos.hands, history, bid, pos.rules)
+    elif first is not None:
+        result.line = [Step(pos.to_move, first)]
     result.stats = searcher.stats
     return result
 

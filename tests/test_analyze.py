@@ -198,3 +198,10 @@ def test_a_table_too_big_for_memory_is_a_clear_error(tmp_path, workers):
     result = run("analyze", good, "--max-memory", 1_000_000, "--workers", workers)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.stderr.splitlines()[-1] == "Error: --max-memory 1000000: not enough memory"
+
+
+def test_deal_names_tell_strengths_apart():
+    for fmt in ("deal", "toml"):
+        leaning = run("deal", "--seed", 4, "--strength", 0.3, "--format", fmt).stdout
+        assert 'name = "seed 4 strength 0.3 deal 1"' in leaning
+        assert 'name = "seed 4 deal 1"' in run("deal", "--seed", 4, "--format", fmt).stdout

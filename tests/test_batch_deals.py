@@ -116,6 +116,17 @@ def test_a_bad_deal_is_an_error_line_and_the_others_finish(in_tmp):
     assert all("seats" in r for r in got.values())
 
 
+def test_a_run_of_bad_deals_alone_is_summed_up_as_deals(in_tmp):
+    Path("d.toml").write_text(SHORT + DUPLICATE)
+    result = run("batch", "d.toml", "--workers", "1")
+    assert result.exit_code == 2
+    assert [json.loads(ln)["id"] for ln in result.stdout.splitlines()] == ["d.toml#1", "d.toml#2"]
+    assert "answers:" not in result.stderr
+    assert "  deals: 0 deals, 0 seats as landlord: 0 win, 0 lose, 0 unknown; 2 errors\n" in (
+        result.stderr
+    )
+
+
 def test_resume_finishes_the_deals_and_drops_repeated_lines(in_tmp):
     Path("d.toml").write_text(fast_deals() + ROTATED)
     run("batch", "d.toml", "--out", "full.jsonl", "--workers", "1")
@@ -161,7 +172,7 @@ def test_deal_output_on_stdin(in_tmp):
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["id"] for r in records] == ["<stdin>#1", "<stdin>#2", "<stdin>#3"]
-    assert [r["name"] for r in records] == [f"seed 25 deal {k}" for k in (1, 2, 3)]
+    assert [r["name"] for r in records] == [f"seed 25 strength 1 deal {k}" for k in (1, 2, 3)]
 
 
 def test_bans_apply_to_the_seats(in_tmp):

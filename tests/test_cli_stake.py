@@ -18,7 +18,7 @@ from solver.movegen import as_play
 from solver.puzzles import load_text, to_toml
 from solver.rules import CLASSIC
 from solver.scoring import History
-from solver.search import Searcher
+from solver.search import WIN, Searcher, make_position
 
 STAKES = Path(__file__).resolve().parents[1] / "puzzles" / "08-stakes.toml"
 HEAD = 'question = "stake"\nlandlord = "5AA"\npeasants = ["7778A"]\n'
@@ -330,6 +330,18 @@ def test_a_seats_answer_outlives_a_limit_that_stops_its_value():
     assert json.loads(batch.stdout)["seats"][1]["answer"] is False
     seats = re.search(r"(\d+) win, (\d+) lose, (\d+) unknown", batch.stderr).groups()
     assert int(seats[2]) >= 1  # the seat whose value is unknown counts as unknown
+
+
+def test_a_seat_that_wins_keeps_its_first_move_when_a_limit_stops_its_value():
+    """Seat 1 wins in under a hundred nodes; how much, a limit stops. The move the
+    forced-win search proved is still given, and it wins."""
+    deal = parse_deal("S1=78JQQQKKAAA2222BR S2=344466677789TTTJJ S3=33345555688999JKK KITTY=TQA")
+    valued = analyze_seat(Searcher(8, node_limit=30_000), deal, 1, bid=1)
+    assert (valued.answer, valued.value, valued.stopped_by) == (True, None, "node limit")
+    searcher = Searcher(8)
+    pos = make_position(deal.landlord_hands(0))
+    played = pos.after(as_play(parse_hand(valued.move)))
+    assert searcher.value(played) == WIN
 
 
 def test_best_stake_says_how_many_first_moves_a_limit_left_unknown():

@@ -97,6 +97,9 @@ def test_a_block_may_end_anywhere(monkeypatch, size):
         ),
         (b"  \n\n 1x\n", "f, line 3: expected the number of cases, got '1x'"),
         (b"2\n3 4 5\n\n\n6 7", "f, case 2, line 5: the file ends before the peasant 2's hand"),
+        (b"2\r3 4 5\r\r\r6 7", "f, case 2, line 5: the file ends before the peasant 2's hand"),
+        (b"2\r\n3\r\n4\r\n5\r\n\r\n6 X", "f, case 2, line 6: unknown card 'X' in the peasant 1's"),
+        (b"2\n\r3 4 5\r\n\n\r6 X", "f, case 2, line 6: unknown card 'X' in the peasant 1's"),
         (b"1\n3 4 5 " + b"3" * 30 + b"\n", None),  # what follows T cases is not read
         (b"1\n3 4 5 1\n", None),
         (b"1\n31 4 5\n", "unknown card '1' in the landlord's hand '31'"),
@@ -203,6 +206,10 @@ def test_check_wants_ascii_case_numbers_and_counts_lines_as_an_editor_does():
     assert arabic == ["Case 1: expected 'Case 1: No', got 'Case \u0661: No' (o, line 1)"]
     assert compare("Case 01: No\nCase 2: Yes\n")[0].startswith("Case 1: expected 'Case 1: No'")
     assert compare("Case " + "1" * 5000 + ": No\nCase 2: Yes\n")[0].startswith("Case 1: exp")
+    trailing = compare("Case 1: No \t\nCase 2: Yes\n")
+    assert trailing == [
+        r"Case 1: expected 'Case 1: No', got 'Case 1: No \t' (o, line 1: blanks after the answer)"
+    ]
     for blank in ("\u3000", "\u00a0"):  # only ASCII blanks are blank to a checker
         assert compare(f"Case 1: No\nCase 2: Yes\n{blank}\n") != []
     for odd, shown in (("\x0c", r"\x0c"), ("\u2028", r"\u2028"), ("\x1c", r"\x1c")):
