@@ -440,11 +440,14 @@ _BLANKS = b" \t\r\n\v\f"
 
 
 def _lines(output: IO[bytes]) -> Iterator[bytes]:
-    """A file's lines as a text editor counts them: split at newlines only (a form feed
-    or U+2028 inside a line stays in it), without the newline and a carriage return
-    before it."""
+    """A file's lines as a text editor counts them, as the input's are counted: split at
+    a newline, a carriage return or the two together (a form feed or U+2028 inside a
+    line stays in it)."""
     for raw in output:
-        yield raw.removesuffix(b"\n").removesuffix(b"\r")
+        body = raw.removesuffix(b"\n")
+        if len(body) < len(raw):
+            body = body.removesuffix(b"\r")
+        yield from body.split(b"\r")
 
 
 def compare_output(

@@ -202,6 +202,8 @@ def compare(text):
 def test_check_wants_ascii_case_numbers_and_counts_lines_as_an_editor_does():
     assert compare("Case 1: No\nCase 2: Yes\n") == []
     assert compare("Case 1: No\r\nCase 2: Yes\r\n \n\t\n") == []
+    assert compare("Case 1: No\rCase 2: Yes\r\r") == []
+    assert compare("Case 1: No\r\rCase 2: Yes\r")[0].endswith("got '' (o, line 2)")
     arabic = compare("Case \u0661: No\nCase 2: Yes\n")
     assert arabic == ["Case 1: expected 'Case 1: No', got 'Case \u0661: No' (o, line 1)"]
     assert compare("Case 01: No\nCase 2: Yes\n")[0].startswith("Case 1: expected 'Case 1: No'")
