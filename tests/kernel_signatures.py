@@ -10,8 +10,6 @@ import json
 import sys
 from pathlib import Path
 
-import numba
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -43,11 +41,12 @@ KERNEL_MODULES = (
 
 
 def kernels():
+    # (numba only now: solver.jit names the cache folder that numba reads on import)
+    from numba.core.registry import CPUDispatcher
+
     for module in KERNEL_MODULES:
         for name, obj in vars(module).items():
-            if isinstance(obj, numba.core.registry.CPUDispatcher) and obj.__module__ == (
-                module.__name__
-            ):
+            if isinstance(obj, CPUDispatcher) and obj.__module__ == (module.__name__):
                 yield f"{module.__name__}.{name}", obj
 
 
