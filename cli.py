@@ -306,6 +306,11 @@ def solve(
 )
 @click.option("--resume", is_flag=True, help="Skip the items already in --out; append the rest.")
 @click.option(
+    "--retry-unknown",
+    is_flag=True,
+    help="With --resume, solve again the items a limit left unknown (under this run's limits).",
+)
+@click.option(
     "--workers",
     type=click.IntRange(min=1, max=4096),
     help="Worker processes (default and most: one per usable core, and no more than "
@@ -337,6 +342,7 @@ def batch(
     inputs: tuple[str, ...],
     out: Path | None,
     resume: bool,
+    retry_unknown: bool,
     workers: int | None,
     scheduler: str | None,
     question: str | None,
@@ -356,15 +362,18 @@ def batch(
 
     An item's id is its source, named from the folder of --out, and its number there
     (deals.in#12, set.toml#3, open.toml#2, <stdin>#5), so that --resume can finish an
-    interrupted run, trying failed items again and dropping repeated lines: every item
-    ends up in the output exactly once. A run holds --out (a lock) as long as it lasts,
+    interrupted run, trying failed items again (and those whose line was cut off or
+    answers another question than this run asks) and dropping repeated lines: every
+    item ends up in the output exactly once. Answers a limit left unknown are kept, and
+    counted (exit 3), unless --retry-unknown. A run holds --out (a lock) as long as it lasts,
     so a second run on the same file is refused; a device or a pipe as --out is just
     written to. --workers is capped to the cores this process may use and to the run's
     tasks (a note says so when it cuts a request).
 
     A summary goes to stderr at the end. Exits 2 when some item was bad (the others are
     still solved), 1 when an answer differs from a puzzle's expected one or when --out
-    is held by another run, 3 when a limit left some answer (or a deal's seat) unknown.
+    is held by another run, 3 when a limit left some answer (or a deal's seat) unknown,
+    in this run or in the results it resumed.
     """
     import contextlib
 
@@ -377,6 +386,8 @@ def batch(
 
     if resume and out is None:
         raise click.UsageError("--resume needs --out: the file to resume")
+    if retry_unknown and not resume:
+        raise click.UsageError("--retry-unknown goes with --resume")
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler exclude each other")
     settings = b.Settings(question, ban, max_memory, time_limit, all_moves, bid, rules.name)
@@ -388,7 +399,9 @@ def batch(
     # locked before it is read or emptied; emptied only once the run has started (b.run)
     target = open_output(real, str(out)) if real else contextlib.nullcontext(sys.stdout.buffer)
     with target as file:
-        resumed = finished_items(file, real) if resume and real else Resumed()
+        asked = b.asked_questions(sources, settings)
+        found = resume and real
+        resumed = finished_items(file, real, asked, retry_unknown) if found else Resumed()
         finished = resumed.finished
         if finished and not any(src.name in finished for src in sources):
             click.echo(
@@ -434,12 +447,30 @@ def batch(
             f"  {plural(resumed.duplicates, 'duplicate line')} removed (the first of each id kept)",
             err=True,
         )
+    if resumed.broken:
+        lines = plural(resumed.broken, "broken line")
+        click.echo(f"  {lines} (no whole result) removed, their items tried again", err=True)
+    if resumed.changed:
+        lines = plural(resumed.changed, "line")
+        click.echo(
+            f"  {lines} answering another question removed, their items asked again", err=True
+        )
+    if resumed.unknown and retry_unknown:
+        click.echo(
+            f"  {plural(resumed.unknown, 'item')} left unknown before solved again", err=True
+        )
+    elif resumed.unknown:
+        click.echo(
+            f"  {plural(resumed.unknown, 'result')} already in {out} left unknown by a limit "
+            "(kept: --retry-unknown solves them again)",
+            err=True,
+        )
     counts = summary.counts
     if counts["error"]:
         sys.exit(2)
     if counts["mismatch"]:
         sys.exit(1)
-    if counts["unknown"] or counts["seat_unknown"]:
+    if counts["unknown"] or counts["seat_unknown"] or resumed.unknown and not retry_unknown:
         sys.exit(3)
 
 

@@ -33,7 +33,7 @@ from .engines import Engine
 from .errors import InputFileError, LandlordError, OutputError, quoted
 from .progress import Progress, Summary
 from .puzzles import Puzzle
-from .resume import NOTHING, Finished, empty
+from .resume import NOTHING, Asked, Finished, empty
 from .rules import rule_set
 from .scoring import Stake
 from .search import DEFAULT_MEMORY_MB, Searcher
@@ -85,6 +85,33 @@ def error_result(item: str, message: str, dropped: int = 0, deal: bool = False) 
     """The result of a bad item: one error line (counted as a deal's too, for a deal)."""
     data = (json.dumps({"id": item, "error": message}) + "\n").encode()
     return TaskResult(data, Counter(error=1, deal_error=int(deal)), np.zeros(0), 1, dropped)
+
+
+def asked_questions(sources: list[Source], settings: Settings) -> Asked:
+    """The question the run asks of each item, for ``--resume`` to tell a result of
+    another question from a finished one: a contest case's is the spring; a puzzle's its
+    own, or the run's --question; a deal's table answers the stake question or the
+    forced win."""
+    listed: dict[str, list[str | None]] = {}
+    for src in sources:
+        if src.puzzles is not None:
+            listed[src.name] = [
+                None if isinstance(p, InputFileError) else settings.question or p.question
+                for p in src.puzzles
+            ]
+        elif src.open_deals is not None:
+            listed[src.name] = ["stake" if settings.question == "stake" else "win"] * len(
+                src.open_deals
+            )
+    contest = {src.name for src in sources if not src.listed and src.error is None}
+
+    def asked(source: str, number: int) -> str | None:
+        questions = listed.get(source)
+        if questions is not None:
+            return questions[number - 1] if 0 < number <= len(questions) else None
+        return "spring" if source in contest and number > 0 else None
+
+    return asked
 
 
 class Plan:

@@ -476,7 +476,8 @@ def compare_output(
             m = _ANSWER.fullmatch(raw)
             if not m or m.group(1) != str(k).encode():
                 trimmed = raw.rstrip(b" \t")
-                why = ": blanks after the answer" if _ANSWER.fullmatch(trimmed) else ""
+                blanks = trimmed != raw and _ANSWER.fullmatch(trimmed)
+                why = ": blanks after the answer" if blanks else ""
                 problems.append(
                     f"Case {k}: expected 'Case {k}: {right}', got {quoted(raw[:60])} "
                     f"({source}, line {k}{why})"

@@ -5,9 +5,11 @@ it ends, so that a second run on the same file is refused instead of interleavin
 lines with the first's. ``--resume`` reads the ids the file already answers and compacts
 it in place, through the locked descriptor (a rewrite into a new file would leave the
 lock on the old one): error lines go, so that their items are tried again (the input may
-have been fixed); so do a repeated id's later lines, blank lines, and a last line that a
-kill left half-written. Only a regular file is locked, read back or emptied: a device or
-a pipe as ``--out`` is just written to.
+have been fixed); so do lines that answer another question than the run asks of their
+item, lines that are not whole JSON objects (cut off or edited), a repeated id's later
+lines, and blank lines. Answers a limit left unknown stay, and are counted. Only a
+regular file is locked, read back or emptied: a device or a pipe as ``--out`` is just
+written to.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import re
 import stat
 import sys
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -33,7 +35,10 @@ if sys.platform != "win32":
 FLUSH = 1 << 20  # bytes of lines read between two writes of a compaction
 READ_BUFFER = 1 << 20
 RESULT_START = b'{"id": '  # how every line of a batch output begins
-_ID = re.compile(rb'\{"id": ("(?:[^"\\]|\\.)*")(, "error")?')
+_ID = re.compile(rb'\{"id": ("(?:[^"\\]|\\.)*")')
+#: What the run asks of an item, by source and number: the question a line must answer
+#: to count as finished (None: any, for an item the run does not hold).
+Asked = Callable[[str, int], str | None]
 
 
 def split_id(item: str) -> tuple[str, int]:
@@ -75,6 +80,9 @@ class Resumed:
     finished: dict[str, Finished] = field(default_factory=dict)
     errors: int = 0  # items with an error line and no result, tried again
     duplicates: int = 0  # later lines of an id already answered
+    broken: int = 0  # lines begun as results but not whole JSON objects, their items tried again
+    changed: int = 0  # lines answering another question than the run asks, tried again
+    unknown: int = 0  # results whose answer a limit left unknown (kept unless retried)
 
 
 def is_regular(file: IO[bytes]) -> bool:
@@ -119,9 +127,13 @@ def empty(file: IO[bytes]) -> None:
         file.seek(0)
 
 
-def finished_items(file: IO[bytes], path: Path) -> Resumed:
+def finished_items(
+    file: IO[bytes], path: Path, asked: Asked | None = None, retry_unknown: bool = False
+) -> Resumed:
     """The ids already answered in the output ``file`` (named ``path`` in messages), by
-    source, for ``--resume``; the file is compacted in place and left at its end.
+    source, for ``--resume``, as answers to the questions ``asked`` (None: any); the file is
+    compacted in place and left at its end. With ``retry_unknown``, the answers a limit
+    left unknown go too, so that their items are solved again.
 
     Any line that is neither a result nor blank is an error: the file is not this
     command's output.
@@ -130,7 +142,7 @@ def finished_items(file: IO[bytes], path: Path) -> Resumed:
         return Resumed()
     fd = file.fileno()
     try:
-        scan = _scan(fd, path)
+        scan = _scan(fd, path, asked, retry_unknown)
         kept = _compact(fd, _lines(fd), scan.keep, FLUSH) if scan.dropped else None
         os.ftruncate(fd, scan.complete if kept is None else kept)
         file.seek(0, os.SEEK_END)
@@ -152,13 +164,15 @@ class _Scan:
         return len(self.keep) - int(self.keep.sum())
 
 
-def _scan(fd: int, path: Path) -> _Scan:
-    """Read the id of every line; keep the first result line of each id."""
+def _scan(fd: int, path: Path, asked: Asked | None, retry_unknown: bool) -> _Scan:
+    """Read every line; keep the first result line of each id that answers the question
+    asked of it (and is settled, with ``retry_unknown``)."""
     sources: dict[str, int] = {}
     where, numbers = array("i"), array("q")  # per result line: its source, its number
     failed_where, failed_numbers = array("i"), array("q")  # the same per error line
-    results = bytearray()  # per whole line: 1 for a result line, 0 for a blank or error one
-    complete = 0
+    results = bytearray()  # per whole line: 1 for a result line kept, 0 for one dropped
+    unsettled = bytearray()  # per result line: 1 when a limit left an answer unknown
+    complete = broken = changed = retried_unknown = 0
     try:
         with open(fd, "rb", buffering=READ_BUFFER, closefd=False) as reader:
             reader.seek(0)
@@ -174,14 +188,29 @@ def _scan(fd: int, path: Path) -> _Scan:
                 if not line.strip():
                     results.append(False)  # dropped
                     continue
-                item, failed = _read_id(line)
+                item, record = _read_line(line)
                 if not isinstance(item, str):
                     raise InputFileError(
                         f"{path}, line {count}: not a batch result (a JSON object with an "
                         '"id"), so there is nothing to resume'
                     )
-                results.append(not failed)
                 source, number = split_id(item)
+                failed = record is None or "error" in record
+                if record is None:
+                    broken += 1
+                elif not failed:
+                    wanted = asked(source, number) if asked else None
+                    if wanted is not None and _question(record) != wanted:
+                        failed = True
+                        changed += 1
+                    elif retry_unknown and not _settled(record):
+                        failed = True
+                        retried_unknown += 1
+                results.append(not failed)
+                if record is None or failed and "error" not in record:
+                    continue  # counted on their own
+                if not failed:
+                    unsettled.append(not _settled(record))
                 (failed_where if failed else where).append(sources.setdefault(source, len(sources)))
                 (failed_numbers if failed else numbers).append(number)
     except OSError as e:
@@ -204,21 +233,48 @@ def _scan(fd: int, path: Path) -> _Scan:
     )
     retried = sum(int(done[k].todo(failed[1][failed[0] == k]).sum()) for k in np.unique(failed[0]))
     finished = {s: done[k] for s, k in sources.items() if len(done[k])}
-    resumed = Resumed(finished, retried, len(order) - int(first.sum()))
+    duplicates = len(order) - int(first.sum())
+    unknown = retried_unknown or int(np.frombuffer(unsettled, np.bool_)[order][first].sum())
+    resumed = Resumed(finished, retried, duplicates, broken, changed, unknown)
     return _Scan(resumed, keep, complete)
 
 
-def _read_id(line: bytes) -> tuple[object, bool]:
-    """A result line's id (None when the line is none) and whether it is an error line
-    (the common form read fast)."""
-    m = _ID.match(line)
+def _read_line(line: bytes) -> tuple[object, dict | None]:
+    """A line's id (None when the line is no result) and the whole object (None when a
+    line begun as a result is not one whole JSON object with that id: cut off, or
+    edited)."""
     try:
-        if m:
-            return json.loads(m.group(1)), bool(m.group(2))
-        record = json.loads(line)
-        return record["id"], "error" in record
-    except (ValueError, KeyError, TypeError):
-        return None, False
+        record = json.loads(line.decode(), parse_constant=_no_constant)
+        if isinstance(record, dict) and isinstance(record.get("id"), str):
+            return record["id"], record
+    except (ValueError, UnicodeDecodeError):
+        pass
+    m = _ID.match(line.removeprefix(b"\xef\xbb\xbf"))  # (an editor's byte-order mark)
+    try:
+        return (json.loads(m.group(1)), None) if m else (None, None)
+    except ValueError:
+        return None, None
+
+
+def _no_constant(name: str) -> None:
+    """NaN and Infinity are not JSON: a line holding one was not written by a run."""
+    raise ValueError(name)
+
+
+def _question(record: dict) -> str:
+    """The question a result line answers: its own word, or for a deal's table, the stake
+    question when its seats have values, else the forced win."""
+    if "seats" in record:
+        return "stake" if any("value" in seat for seat in record["seats"]) else "win"
+    return str(record.get("question"))
+
+
+def _settled(record: dict) -> bool:
+    """Whether a result line's answers (and values, where asked) are all known."""
+    for answer in record.get("seats") or [record]:
+        if answer.get("answer", False) is None or answer.get("value", 0) is None:
+            return False
+    return True
 
 
 def _lines(fd: int) -> Iterator[bytes]:

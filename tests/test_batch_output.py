@@ -209,3 +209,53 @@ def test_a_compaction_killed_at_any_write_leaves_a_resumable_file(tmp_path, monk
         assert path.read_bytes() == kept, f"killed at write {kill_at}"
         assert found.finished["a.in"].numbers.tolist() == list(range(1, 41))
     assert kill_at > 3
+
+
+def test_resume_tries_again_the_items_of_lines_that_are_no_whole_result(work):
+    assert run("batch", "two.in", "--out", "out.jsonl", "--workers", "1").exit_code == 0
+    first, second = Path("out.jsonl").read_bytes().splitlines(keepends=True)
+    for bad in (
+        second[:40] + b"\n",
+        second.replace(b"e-", b'NaN, "x": 1e-'),
+        b"\xef\xbb\xbf" + second,
+    ):
+        Path("out.jsonl").write_bytes(bad + first)
+        result = run("batch", "two.in", "--out", "out.jsonl", "--workers", "1", "--resume")
+        assert result.exit_code == 0, result.output
+        assert "1 broken line (no whole result) removed, their items tried again" in result.stderr
+        lines = Path("out.jsonl").read_bytes().splitlines()
+        assert [json.loads(ln)["id"] for ln in lines] == ["two.in#1", "two.in#2"]
+
+
+def test_resume_asks_again_the_items_a_line_answers_another_question_of(work):
+    Path("p.toml").write_text('[[puzzle]]\nquestion = "win"\nlandlord = "2223"\npeasants = ["4"]\n')
+    assert run("batch", "p.toml", "two.in", "--out", "out.jsonl", "--workers", "1").exit_code == 0
+    result = run(
+        "batch", "p.toml", "two.in", "--out", "out.jsonl", "--resume", "--question", "stake"
+    )
+    assert result.exit_code == 0, result.output
+    assert "1 line answering another question removed, their items asked again" in result.stderr
+    got = results(work / "out.jsonl")
+    assert got["p.toml#1"]["question"] == "stake" and got["p.toml#1"]["value"] == 2
+    assert got["two.in#1"]["question"] == "spring" and len(got) == 3  # cases are springs
+    again = run("batch", "p.toml", "two.in", "--out", "out.jsonl", "--resume")
+    assert again.exit_code == 0, again.output
+    assert "1 line answering another question" in again.stderr  # back to the puzzle's own
+    assert results(work / "out.jsonl")["p.toml#1"]["question"] == "win"
+
+
+def test_resume_counts_answers_left_unknown_and_retries_them_when_asked(work):
+    Path("p.toml").write_text(
+        '[[puzzle]]\nquestion = "win"\nlandlord = "3456789TJQKA2BR"\n'
+        'peasants = ["33445566778899TTJJ"]\n'
+    )
+    limited = ("batch", "p.toml", "--out", "out.jsonl", "--workers", "1")
+    first = run(*limited, "--time-limit", "1e-9")
+    assert first.exit_code == 3 and results(work / "out.jsonl")["p.toml#1"]["answer"] is None
+    kept = run(*limited, "--resume")
+    assert kept.exit_code == 3, kept.output
+    assert "1 result already in out.jsonl left unknown by a limit" in kept.stderr
+    retried = run(*limited, "--resume", "--retry-unknown")
+    assert retried.exit_code == 0, retried.output
+    assert "1 item left unknown before solved again" in retried.stderr
+    assert results(work / "out.jsonl")["p.toml#1"]["answer"] is not None

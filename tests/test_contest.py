@@ -206,7 +206,8 @@ def test_check_wants_ascii_case_numbers_and_counts_lines_as_an_editor_does():
     assert compare("Case 1: No\r\rCase 2: Yes\r")[0].endswith("got '' (o, line 2)")
     arabic = compare("Case \u0661: No\nCase 2: Yes\n")
     assert arabic == ["Case 1: expected 'Case 1: No', got 'Case \u0661: No' (o, line 1)"]
-    assert compare("Case 01: No\nCase 2: Yes\n")[0].startswith("Case 1: expected 'Case 1: No'")
+    assert compare("Case 01: No\nCase 2: Yes\n")[0].endswith("got 'Case 01: No' (o, line 1)")
+    assert compare("Case 2: Yes\nCase 1: No\n")[0].endswith("got 'Case 2: Yes' (o, line 1)")
     assert compare("Case " + "1" * 5000 + ": No\nCase 2: Yes\n")[0].startswith("Case 1: exp")
     trailing = compare("Case 1: No \t\nCase 2: Yes\n")
     assert trailing == [
