@@ -680,6 +680,9 @@ def play(
     if not chosen:
         if name is None or not puzzles:
             raise InputError(str(errors[0]) if errors else f"{file}: no puzzle in it")
+        named = [e for e in errors if f", puzzle {name!r}" in str(e)]
+        if named:  # the puzzle is there, but bad: say why
+            raise InputError(str(named[0]))
         known = ", ".join(repr(p.name) for p in puzzles)
         unread = f"; {len(errors)} more could not be read" if errors else ""
         raise InputError(f"{file}: no puzzle named {name!r} (it has {known}{unread})")
@@ -752,7 +755,7 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool, rule
     cards = parse_hand(hand)
     check_hand(cards, rules.deck, hand)
     _compile_notice("movegen")
-    from solver.movegen import follows, leads, readings
+    from solver.movegen import follows, leads, readings, why_no_play
 
     if beat is None:
         plays = leads(cards, rules)
@@ -765,7 +768,7 @@ def moves(hand: str, beat: str | None, ban: tuple[str, ...], as_json: bool, rule
             raise InputError(f"--beat {beat!r}: {e}") from None
         found = readings(table_cards, rules)
         if not found:
-            raise InputError(f"--beat {beat!r}: not a legal combination")
+            raise InputError(f"--beat {beat!r} {why_no_play(table_cards, rules)}")
         plays = []
         for table in found:
             plays += [m for m in follows(cards, table, rules) if m not in plays]

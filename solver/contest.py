@@ -2,8 +2,8 @@
 
 Input: the number of cases T, then three hands per case (landlord, peasant 1, peasant 2;
 four in the four-player game, peasant 3 last), separated by any whitespace, each hand a
-run of card letters in any order. Output: one
-line per case, ``Case k: Yes`` or ``Case k: No``, k counted from 1.
+run of card letters in any order (commas or dashes may separate them, as anywhere else).
+Output: one line per case, ``Case k: Yes`` or ``Case k: No``, k counted from 1.
 
 Reading is a numba kernel, a state machine over the raw bytes: the input is fed to it in
 fixed-size blocks, from a file or a pipe alike, and its state carries over from block to
@@ -75,6 +75,7 @@ OK, BAD_COUNT, BAD_CARD, TOO_MANY, OVERLAP, WRONG_SIZE, TRAILING = range(7)
 ) = range(19)
 
 _ONE = 100  # '1', which must be followed by '0'
+_SEPARATOR = 101  # ',' or '-' between the cards of a hand
 _BAD = 255
 _NEWLINE, _RETURN, _ZERO, _NINE = 10, 13, 48, 57
 _BOM = b"\xef\xbb\xbf"
@@ -85,6 +86,7 @@ def _card_table() -> np.ndarray:
     for r, c in enumerate(LETTERS):
         table[ord(c)] = table[ord(c.lower())] = r
     table[ord("1")] = _ONE
+    table[ord(",")] = table[ord("-")] = _SEPARATOR
     return table
 
 
@@ -106,14 +108,13 @@ def _end_token(st, hands, deck, sizes):
         return
     k = st[FILLED]
     j = st[HAND]
-    if sizes[j]:
-        n = 0
-        for r in range(NUM_RANKS):
-            n += hands[k, j, r]
-        if n != sizes[j]:
-            st[TALLY] = n
-            st[STATUS], st[PHASE] = WRONG_SIZE, DONE
-            return
+    n = 0
+    for r in range(NUM_RANKS):
+        n += hands[k, j, r]
+    if n == 0 or sizes[j] and n != sizes[j]:  # (no card: separators alone)
+        st[TALLY] = n
+        st[STATUS], st[PHASE] = WRONG_SIZE, DONE
+        return
     if j < hands.shape[1] - 1:
         st[HAND] = j + 1
         return
@@ -209,6 +210,8 @@ def read_block(block, st, token, hands, table, deck, sizes):
                 r = table[b]
                 if r == _ONE:
                     st[PENDING_ONE] = 1
+                    continue
+                if r == _SEPARATOR:
                     continue
                 if r >= NUM_RANKS:
                     st[BAD_AT] = at
@@ -339,6 +342,8 @@ class _Reader:
                 f"{self.source}, case {case}, line {st[CASE_LINE]}: the hands hold "
                 f"{st[TALLY]} x {LETTERS[rank]}, more than the deck's {deck[rank]}"
             )
+        if status == WRONG_SIZE and not st[TALLY]:
+            return InputFileError(f"{where}: the {who}'s hand {self.token_text()} holds no card")
         if status == WRONG_SIZE:
             return InputFileError(
                 f"{where}: the {who}'s hand {self.token_text()} has "

@@ -235,11 +235,14 @@ def load_deals(raw: bytes, source: str, rules: RuleSet = CLASSIC) -> list[Deal |
                     raise CardError(f"no {quoted(key)}: a deal needs hands and kitty")
             if not (isinstance(hands, list) and len(hands) == game.players):
                 seats = {3: "three", 4: "four"}[game.players]
-                other = (
-                    ""
-                    if "rules" in table
-                    else ' (a deal of another game says so: rules = "four-player")'
-                )
+                other = ""
+                if "rules" not in table:  # the run's game: --rules, else classic
+                    other = (
+                        ' (a deal of another game says so: rules = "four-player")'
+                        if game.name == "classic"
+                        else f" (the game --rules {game.name} names; a classic deal says "
+                        'so: rules = "classic")'
+                    )
                 raise CardError(
                     f"'hands' must list the {seats} seats' hands of the {game.name} game{other}"
                 )

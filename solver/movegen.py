@@ -50,6 +50,7 @@ from .rules import (
     TRIO_PAIR,
     TRIO_SINGLE,
     RuleSet,
+    rule_set,
 )
 
 MAX_MOVES = 16384
@@ -472,5 +473,14 @@ def as_play(cards: Hand, rules: RuleSet = CLASSIC) -> Move:
     """The one reading of ``cards`` as a play; :class:`RuleError` if there is none."""
     found = readings(cards, rules)
     if not found:
-        raise RuleError(f"{format_hand(cards)!r} is not a legal combination")
+        raise RuleError(f"{format_hand(cards)!r} {why_no_play(cards, rules)}")
     return found[0]
+
+
+def why_no_play(cards: Hand, rules: RuleSet) -> str:
+    """Why cards that no reading makes a play are none: a kind the game bans, or no
+    combination at all."""
+    banned = sorted({m.kind for m in readings(cards, rule_set(rules.name))})
+    if banned:
+        return f"is a {' or '.join(banned)}, which the rules here ban"
+    return "is not a legal combination"

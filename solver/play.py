@@ -9,7 +9,7 @@ from __future__ import annotations
 from .cards import format_hand, parse_hand
 from .endgame import SHORT_NAMES, Step, keeping_move
 from .errors import LandlordError
-from .movegen import Move, readings
+from .movegen import Move, readings, why_no_play
 from .rules import check_question
 from .scoring import History, Stake, line_stake
 from .search import UNKNOWN, WIN, Position, Searcher
@@ -146,7 +146,8 @@ class Game:
                 return m
         hand = self.pos.hands[self.pos.to_move]
         if not readings(cards, self.pos.rules):
-            raise IllegalMove("Not a legal combination.")
+            why = why_no_play(cards, self.pos.rules)
+            raise IllegalMove(f"{format_hand(cards)} {why}.")
         if any(c > h for c, h in zip(cards, hand, strict=True)):
             raise IllegalMove("You do not hold those cards.")
         raise IllegalMove("That does not beat the table.")

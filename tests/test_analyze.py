@@ -106,6 +106,11 @@ def test_bad_deal_files(tmp_path):
     result = run("analyze", path)
     assert result.exit_code == 2
     assert "line 1, deal 'x': 'hands' must list the three seats' hands" in result.stderr
+    classic = run("analyze", path, "--rules", "four-player")
+    assert classic.exit_code == 2
+    assert "of the four-player game (the game --rules four-player names; a classic deal" in (
+        classic.stderr
+    )
 
 
 @pytest.mark.parametrize(

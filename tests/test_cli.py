@@ -283,7 +283,9 @@ def test_moves_json_and_beat():
     result = run("moves", "55667789TJQKKAA2BR", "--beat", "334455", "--json")
     assert [p["cards"] for p in json.loads(result.stdout)] == ["BR", "556677"]
     result = run("moves", "3444", "--beat", "333J", "--ban", "trio+single")
-    assert result.exit_code == 2 and "not a legal combination" in result.stderr
+    assert result.exit_code == 2 and "--beat '333J' is a trio+single, which the rules here ban" in (
+        result.stderr
+    )
 
 
 @pytest.mark.parametrize(
@@ -291,7 +293,7 @@ def test_moves_json_and_beat():
     [
         (("AX",), "unknown card 'X'"),
         (("3", "--beat", "34"), "not a legal combination"),
-        (("34567", "--beat", "23456"), "--beat '23456': not a legal combination"),
+        (("34567", "--beat", "23456"), "--beat '23456' is not a legal combination"),
         (("33333",), "5 x 3"),
         (("34567", "--beat", "X"), "--beat 'X': unknown card 'X'"),
         (("BR", "--beat", "BR"), "--beat 'BR': the hands together hold 2 x B"),

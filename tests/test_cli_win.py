@@ -188,6 +188,17 @@ def test_play_from_a_pipe_shows_each_typed_move_after_its_prompt(tmp_path):
     assert lines[-1] == "L to move: quit"
 
 
+def test_play_says_a_banned_kind_is_banned(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text('question = "win"\nlandlord = "3334"\npeasants = ["5"]\n')
+    result = run("play", path, "--ban", "trio+single", input="3334\nquit\n")
+    assert "3334 is a trio+single, which the rules here ban." in result.stdout.splitlines()
+    result = run("best", "L=4447 P1=5 TABLE=3336@P1 BAN=trio+single")
+    assert result.exit_code == 2 and "'3336' is a trio+single, which the rules here ban" in (
+        result.stderr
+    )
+
+
 def test_play_names_a_missing_puzzle(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text(P02 + '\n[[puzzle]]\nname = "broken"\nlandlord = "X"\npeasants = ["4"]\n')
@@ -195,6 +206,9 @@ def test_play_names_a_missing_puzzle(tmp_path):
     assert result.exit_code == 2
     assert "no puzzle named 'nope' (it has 'P02'; 1 more could not be read)" in result.stderr
     assert "unknown card" not in result.stderr  # the broken puzzle is not the one asked for
+    broken = run("play", path, "--puzzle", "broken")
+    assert broken.exit_code == 2
+    assert "puzzle 'broken': unknown card 'X'" in broken.stderr  # why it cannot be played
 
 
 def test_play_under_a_time_limit_that_stops_the_solver_exits_3(tmp_path):

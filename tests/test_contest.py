@@ -103,6 +103,9 @@ def test_a_block_may_end_anywhere(monkeypatch, size):
         (b"1\n3 4 5 " + b"3" * 30 + b"\n", None),  # what follows T cases is not read
         (b"1\n3 4 5 1\n", None),
         (b"1\n31 4 5\n", "unknown card '1' in the landlord's hand '31'"),
+        (b"1\n3,3-4 5 6\n", None),  # commas and dashes between cards
+        (b"1\n3 - 6\n", "f, case 1, line 2: the peasant 1's hand '-' holds no card"),
+        (b"1\n1,0 4 5\n", "unknown card '1' in the landlord's hand '1,0'"),
         (
             b"1\n3 4 33333\n",
             "f, case 1, line 2: the peasant 2's hand '33333' holds more than 4 x 3",
