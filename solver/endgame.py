@@ -181,17 +181,22 @@ def parse_staked(spec: str, rules: RuleSet = CLASSIC) -> tuple[Position, History
     history = History.implied(pos.to_move, pos.table, pos.owner, pos.rules)
     if not given:
         return pos, history
+    keys: dict[str, Any] = {}
     try:
-        bombs = int(given.get("BOMBS", history.bombs))
-        plays = int(given.get("LANDLORD_PLAYS", history.landlord_plays))
+        if "BOMBS" in given:
+            keys["bombs"] = int(given["BOMBS"])
+        if "LANDLORD_PLAYS" in given:
+            keys["landlord_plays"] = int(given["LANDLORD_PLAYS"])
     except ValueError:
         raise RuleError(
             f"position {spec!r}: BOMBS= and LANDLORD_PLAYS= take whole numbers"
         ) from None
-    played = given.get("PEASANTS_PLAYED", "yes" if history.peasants_played else "no").lower()
-    if played not in ("yes", "no"):
-        raise RuleError(f"position {spec!r}: PEASANTS_PLAYED= takes yes or no, got {played!r}")
-    history = History(bombs, played == "yes", plays)
+    if "PEASANTS_PLAYED" in given:
+        played = given["PEASANTS_PLAYED"].lower()
+        if played not in ("yes", "no"):
+            raise RuleError(f"position {spec!r}: PEASANTS_PLAYED= takes yes or no, got {played!r}")
+        keys["peasants_played"] = played == "yes"
+    history = history.given(**keys)
     try:
         history.check(pos.to_move, pos.table, pos.owner, pos.rules)
         check_history_cards(history, pos.hands, pos.table, pos.rules)

@@ -280,7 +280,7 @@ def _puzzle(
         except LandlordError as e:
             raise fail("table" if play is not None else "landlord", str(e)) from None
         if given is not None:  # what it leaves out is what the position implies
-            history = replace(puzzle.history, **given)
+            history = puzzle.history.given(**given)
             puzzle = replace(puzzle, given_history=history)
             try:
                 history.check(pos.to_move, pos.table, pos.owner, pos.rules)

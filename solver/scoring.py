@@ -18,7 +18,7 @@ This module is plain Python: it reads lines, it does not search them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from .errors import RuleError
@@ -115,6 +115,15 @@ class History:
             return cls()
         peasants = table_by not in (None, 0) or (table_by is None and to_move != 0)
         return cls(int(doubles(table, rules)), peasants, 1)
+
+    def given(self, **keys: Any) -> History:
+        """This (implied) history with some of its keys given: the others as implied,
+        and the landlord's plays at least one where the keys given say something was
+        played (he always makes the first play)."""
+        made = replace(self, **keys)
+        if "landlord_plays" not in keys and (made.bombs or made.peasants_played):
+            made = replace(made, landlord_plays=max(made.landlord_plays, 1))
+        return made
 
     @property
     def notation(self) -> str:

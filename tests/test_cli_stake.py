@@ -192,7 +192,11 @@ def test_a_position_without_history_assumes_the_least(to_move, table, history):
             5,
             "landlord_plays = 0 only at the start of a hand, where the landlord leads",
         ),
-        ("history = { bombs = 1 }\n", 4, "with landlord_plays = 0 nothing has been played yet"),
+        (
+            "history = { bombs = 1, landlord_plays = 0 }\n",
+            4,
+            "with landlord_plays = 0 nothing has been played yet",
+        ),
         (
             'table = { play = "6", by = "peasant1" }\n'
             "history = { peasants_played = false, landlord_plays = 1 }\n",
@@ -251,6 +255,15 @@ def test_a_history_left_incomplete_is_filled_in_as_on_the_command_line(tmp_path)
     )
     assert rec["value"] == inline["value"] == 4  # the bomb and the spring
     assert inline["history"] == {"bombs": 1, "peasants_played": False, "landlord_plays": 1}
+    # at the landlord's free lead, a bomb played means he has played: not the hand's start
+    path.write_text(
+        'question = "stake"\nlandlord = "3333"\npeasants = ["4"]\nhistory = { bombs = 1 }\n'
+    )
+    (puzzle,) = load_text(path.read_bytes(), str(path))
+    assert puzzle.history == History(1, False, 1)
+    inline = json.loads(run("best", "L=3333 P1=4 BOMBS=1", "--stake", "--json").stdout)
+    assert inline["history"] == {"bombs": 1, "peasants_played": False, "landlord_plays": 1}
+    assert inline["value"] == json.loads(run("solve", "--json", path).stdout)["value"] == 8
 
 
 def test_a_spring_question_takes_no_history(tmp_path):
