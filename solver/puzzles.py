@@ -178,7 +178,7 @@ def _puzzle(
     for key in table:
         if key not in KEYS:
             raise fail(key, f"unknown key {key!r}: expected one of {', '.join(KEYS)}")
-    if not isinstance(name, str) or not name.isprintable():
+    if not isinstance(name, str) or not name.isprintable() or not name.strip():
         raise fail("name", f"'name' must be a string of printable characters, got {name!r}")
     question = table.get("question", "spring")
     if question not in QUESTIONS:
@@ -228,6 +228,8 @@ def _puzzle(
             )
         raise fail("expect", f"'expect' must be true or false, got {expect!r}")
     src = table.get("source")
+    if src is not None and not isinstance(src, str):
+        raise fail("source", f"'source' must be a string, got {src!r}")
     players = PLAYER_NAMES[: 1 + len(peasants)]
     to_move = _player(table.get("to_move", "landlord"), players, "to_move", fail)
     if question == "spring" and to_move:

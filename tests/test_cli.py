@@ -394,6 +394,10 @@ def test_a_puzzle_name_must_be_printable(tmp_path):
     path.write_text('name = "a\\u001b[31mred"\nlandlord = "3"\npeasants = ["4"]\n')
     result = run("solve", path)
     assert result.exit_code == 2 and "printable characters" in result.stderr
+    path.write_text('name = " "\nlandlord = "3"\npeasants = ["4"]\n')
+    assert "printable characters, got ' '" in run("solve", path).stderr
+    path.write_text('name = "n"\nlandlord = "3"\npeasants = ["4"]\nsource = 5\n')
+    assert "line 4, puzzle 'n': 'source' must be a string, got 5" in run("solve", path).stderr
 
 
 def test_an_error_in_a_puzzles_subtable_names_the_subtables_line(tmp_path):
