@@ -259,6 +259,7 @@ def best_record(
     return {
         "name": name,
         "position": describe(pos),
+        "to_move": PLAYER_NAMES[pos.to_move],  # the side "wins" speaks for
         "answer": result.answer,
         "moves": [
             {

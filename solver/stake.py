@@ -24,7 +24,7 @@ from .goal import goal_for
 from .movegen import Move
 from .rules import check_question
 from .scoring import History, Stake, line_stake
-from .search import LOSS, UNKNOWN, WIN, Position, Searcher, SearchStats
+from .search import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, Searcher, SearchStats
 
 
 def score_value(score: int) -> int:
@@ -209,6 +209,7 @@ def stake_record(name: str, pos: Position, history: History, result: StakeResult
     return {
         "name": name,
         "position": describe(pos),
+        "to_move": PLAYER_NAMES[pos.to_move],
         "history": history.as_dict(),
         "answer": result.answer,
         "value": result.value,

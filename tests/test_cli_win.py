@@ -22,7 +22,10 @@ def test_best_lists_the_published_winning_first_moves():
     wins = {m["move"] for m in rec["moves"] if m["wins"]}
     # the published answer: 3, 10, Q, 2, 55, 77, 1010, QQ
     assert wins == {"3", "T", "Q", "2", "55", "77", "TT", "QQ"}
-    assert rec["answer"] is True
+    assert rec["answer"] is True and rec["to_move"] == "landlord"
+    peasant = json.loads(run("best", "L=792 P1=5J P2=34 TO=P1", "--json").stdout)
+    assert peasant["to_move"] == "peasant1" and peasant["answer"] is False  # the landlord's
+    assert [m["wins"] for m in peasant["moves"]] == [True, False]  # peasant 1's
 
 
 def test_best_text_with_refutations():
