@@ -144,7 +144,8 @@ def _rules(f):  # noqa: ANN001, ANN202 (a Click decorator)
         default="classic",
         show_default=True,
         callback=_game,
-        help="The game: classic (three players, one deck) or four-player (two decks).",
+        help="The game: classic (three players, one deck) or four-player (two decks). A "
+        "puzzle or deal with a rules key, or a position with RULES=, plays its own.",
     )(f)
 
 

@@ -108,8 +108,8 @@ def read_sources(
         if name not in seen:
             seen.add(name)
             out.append(Source(name, error=error))
-    if not usable:  # no input at all: say so, and write nothing
-        raise InputFileError(str(out[0].error))
+    if not usable:  # no input at all: say so of each, and write nothing
+        raise InputFileError("; ".join(str(src.error) for src in out))
     return out
 
 

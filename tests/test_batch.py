@@ -395,6 +395,8 @@ def test_bad_items_are_recorded_and_the_run_goes_on(work):
     "args, message",
     [
         (("nope.in",), "nope.in: no such file or folder"),
+        (("nope.in", "gone.in"), "nope.in: no such file or folder; gone.in: no such file"),
+        (("bad.in", "--retry-unknown"), "--retry-unknown goes with --resume"),
         (("bad.in", "--resume"), "--resume needs --out"),
         (("bad.in", "--workers", "2", "--scheduler", "x:1"), "exclude each other"),
         (("bad.in", "--workers", "0"), "--workers"),
