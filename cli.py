@@ -688,6 +688,13 @@ def play(
         unread = f"; {len(errors)} more could not be read" if errors else ""
         raise InputError(f"{file}: no puzzle named {name!r} (it has {known}{unread})")
     puzzle = chosen[0]
+    if name is not None and len(chosen) > 1:
+        lines = ", ".join(str(p.line) for p in chosen)
+        click.echo(
+            f"note: {len(chosen)} puzzles of {file} are named {name!r} (lines {lines}): "
+            "playing the first",
+            err=True,
+        )
     try:
         pos = puzzle.asked(bans=ban).position()
     except LandlordError as e:

@@ -191,6 +191,16 @@ def test_play_from_a_pipe_shows_each_typed_move_after_its_prompt(tmp_path):
     assert lines[-1] == "L to move: quit"
 
 
+def test_play_notes_a_name_two_puzzles_share(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(P02 + "\n" + P02.replace('"35577TTQQ2"', '"33"'))
+    result = run("play", path, "--puzzle", "P02", input="quit\n")
+    assert "note: 2 puzzles of" in result.stderr and "(lines 1, 7): playing the first" in (
+        result.stderr
+    )
+    assert "L: 35577TTQQ2" in result.stdout
+
+
 def test_play_says_a_banned_kind_is_banned(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text('question = "win"\nlandlord = "3334"\npeasants = ["5"]\n')
