@@ -30,7 +30,7 @@ from .errors import InputFileError, LandlordError, WholeFileError
 from .position import PLAYER_NAMES, Position, make_position
 from .rules import CLASSIC, QUESTIONS, RuleSet, check_question, rule_set
 from .scoring import History, check_bid, check_history_cards
-from .tomlfile import line_of, read_toml, stray_key
+from .tomlfile import line_of, read_toml, stray_key, toml_value
 
 KEYS = (
     "name",
@@ -179,7 +179,9 @@ def _puzzle(
         if key not in KEYS:
             raise fail(key, f"unknown key {key!r}: expected one of {', '.join(KEYS)}")
     if not isinstance(name, str) or not name.isprintable() or not name.strip():
-        raise fail("name", f"'name' must be a string of printable characters, got {name!r}")
+        raise fail(
+            "name", f"'name' must be a string of printable characters, got {toml_value(name)}"
+        )
     question = table.get("question", "spring")
     if question not in QUESTIONS:
         raise fail(
@@ -199,12 +201,13 @@ def _puzzle(
         counts = "one or two" if most == 2 else "one to three"
         raise fail(
             "peasants",
-            f"'peasants' must list {counts} peasants' hands in turn order, got {peasants_raw!r}",
+            f"'peasants' must list {counts} peasants' hands in turn order, "
+            f"got {toml_value(peasants_raw)}",
         )
     peasants = tuple(_hand(p, "peasants", fail, game) for p in peasants_raw)
     bans = table.get("bans", [])
     if not isinstance(bans, list):
-        raise fail("bans", f"'bans' must be a list of combination kinds, got {bans!r}")
+        raise fail("bans", f"'bans' must be a list of combination kinds, got {toml_value(bans)}")
     try:
         rules = game.with_bans(bans)
     except LandlordError as e:
@@ -224,12 +227,12 @@ def _puzzle(
             raise fail(
                 "expect",
                 "a stake's 'expect' is its value, a power of two or its negative (or true or "
-                f"false: whether the landlord wins), got {expect!r}",
+                f"false: whether the landlord wins), got {toml_value(expect)}",
             )
-        raise fail("expect", f"'expect' must be true or false, got {expect!r}")
+        raise fail("expect", f"'expect' must be true or false, got {toml_value(expect)}")
     src = table.get("source")
     if src is not None and not isinstance(src, str):
-        raise fail("source", f"'source' must be a string, got {src!r}")
+        raise fail("source", f"'source' must be a string, got {toml_value(src)}")
     players = PLAYER_NAMES[: 1 + len(peasants)]
     to_move = _player(table.get("to_move", "landlord"), players, "to_move", fail)
     if question == "spring" and to_move:
@@ -245,7 +248,8 @@ def _puzzle(
         spec = table["table"]
         if not isinstance(spec, dict) or set(spec) != {"play", "by"}:
             raise fail(
-                "table", f'\'table\' must be {{ play = "55", by = "peasant1" }}, got {spec!r}'
+                "table",
+                f'\'table\' must be {{ play = "55", by = "peasant1" }}, got {toml_value(spec)}',
             )
         play = _hand(spec["play"], "table", fail, game)
         by = _player(spec["by"], players, "table", fail)
@@ -299,15 +303,20 @@ def _history(spec: Any, fail: Any) -> dict[str, Any]:
         raise fail(
             "history",
             "'history' must be { bombs = 0, peasants_played = false, landlord_plays = 0 } "
-            f"(any of those keys), got {spec!r}",
+            f"(any of those keys), got {toml_value(spec)}",
         )
     for key in ("bombs", "landlord_plays"):
         value = spec.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise fail("history", f"history {key} must be a whole number 0 or more, got {value!r}")
+            raise fail(
+                "history",
+                f"history {key} must be a whole number 0 or more, got {toml_value(value)}",
+            )
     played = spec.get("peasants_played", False)
     if not isinstance(played, bool):
-        raise fail("history", f"history peasants_played must be true or false, got {played!r}")
+        raise fail(
+            "history", f"history peasants_played must be true or false, got {toml_value(played)}"
+        )
     return dict(spec)
 
 
@@ -319,7 +328,7 @@ def _player(value: Any, players: tuple[str, ...], key: str, fail: Any) -> int:
 
 def _hand(value: Any, key: str, fail: Any, rules: RuleSet) -> Hand:
     if not isinstance(value, str):
-        raise fail(key, f"a hand must be a string of cards, got {value!r}")
+        raise fail(key, f"a hand must be a string of cards, got {toml_value(value)}")
     try:
         hand = parse_hand(value)
         check_hand(hand, rules.deck, value)

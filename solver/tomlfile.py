@@ -3,6 +3,8 @@ UTF-8 text, or not TOML, is one message naming the file (and the line, where kno
 
 from __future__ import annotations
 
+import datetime
+import json
 import re
 import tomllib
 from typing import Any
@@ -63,3 +65,19 @@ def stray_key(lines: list[str], source: str, key: str, table: str) -> WholeFileE
         f"{source}, line {line_of(lines, key)}: key {key!r} outside a [[{table}]] table "
         f"in a file that has [[{table}]] tables"
     )
+
+
+def toml_value(value: object) -> str:
+    """A value read from a TOML file, written back as TOML writes it (``true``, not
+    Python's ``True``), for messages about it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    return str(value)

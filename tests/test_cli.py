@@ -395,7 +395,7 @@ def test_a_puzzle_name_must_be_printable(tmp_path):
     result = run("solve", path)
     assert result.exit_code == 2 and "printable characters" in result.stderr
     path.write_text('name = " "\nlandlord = "3"\npeasants = ["4"]\n')
-    assert "printable characters, got ' '" in run("solve", path).stderr
+    assert 'printable characters, got " "' in run("solve", path).stderr
     path.write_text('name = "n"\nlandlord = "3"\npeasants = ["4"]\nsource = 5\n')
     assert "line 4, puzzle 'n': 'source' must be a string, got 5" in run("solve", path).stderr
 
@@ -428,3 +428,13 @@ def test_a_contest_file_given_for_a_toml_file_is_told_where_it_belongs(tmp_path)
         assert "(a contest file? `landlord judge` reads those, and `landlord batch` under a " in (
             result.output
         ), command
+
+
+def test_a_wrong_value_in_a_puzzle_file_is_quoted_as_toml_writes_it(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text('landlord = true\npeasants = ["4"]\n')
+    assert "a hand must be a string of cards, got true" in run("solve", path).stderr
+    path.write_text('landlord = "3"\npeasants = ["4"]\nsource = 1979-05-27\n')
+    assert "'source' must be a string, got 1979-05-27" in run("solve", path).stderr
+    path.write_text('question = "win"\nlandlord = "3"\npeasants = ["4"]\nbans = "x"\n')
+    assert "'bans' must be a list of combination kinds, got \"x\"" in run("solve", path).stderr
