@@ -724,7 +724,8 @@ def play(
             raise click.ClickException("the input ended before the game did")
         if not sys.stdin.isatty():  # no terminal echoed it: the transcript shows it
             click.echo(line.rstrip("\r\n"))
-        text = line.strip().lower()
+        typed = line.strip()
+        text = typed.lower()  # the words; cards are read as typed
         if text == "quit":
             break
         if text == "hint":
@@ -735,7 +736,7 @@ def play(
             click.echo(f"{label}: {shown}" + (f"  {stopped}" if unknown else ""))
             continue
         try:
-            move = game.parse(text)
+            move = game.parse(typed)
         except IllegalMove as e:
             click.echo(str(e))
             continue

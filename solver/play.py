@@ -129,9 +129,10 @@ class Game:
         return None if score is None else score_value(score)
 
     def parse(self, text: str) -> Move | None:
-        """The legal move ``text`` names (None: a pass), or :class:`IllegalMove`."""
+        """The legal move ``text`` names (None: a pass, in any case), or
+        :class:`IllegalMove`."""
         options = self.searcher.moves(self.pos)
-        if text == "pass":
+        if text.lower() == "pass":
             if None not in options:
                 raise IllegalMove("You cannot pass on a free lead.")
             return None

@@ -191,6 +191,14 @@ def test_play_from_a_pipe_shows_each_typed_move_after_its_prompt(tmp_path):
     assert lines[-1] == "L to move: quit"
 
 
+def test_play_quotes_a_bad_move_as_typed(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(P02)
+    lines = run("play", path, input="ZA\nPASS\nQUIT\n").stdout.splitlines()
+    assert "unknown card 'Z' in 'ZA': expected cards from 3456789TJQKA2BR (or 10)" in lines
+    assert "You cannot pass on a free lead." in lines
+
+
 def test_play_notes_a_name_two_puzzles_share(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text(P02 + "\n" + P02.replace('"35577TTQQ2"', '"33"'))
