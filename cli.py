@@ -1078,14 +1078,14 @@ def check(input_file: IO[bytes], output_file: IO[bytes], rules: Any) -> None:
             if part.error:
                 raise part.error
 
-    problems, cases = compare_output(expected(), output_file, _name(output_file))
+    problems, cases, differ = compare_output(expected(), output_file, _name(output_file))
     for p in problems:
         click.echo(p)
     if problems:
-        raise click.ClickException(
-            f"{_name(output_file)}: wrong answer ({len(problems)} "
-            f"difference{'s' * (len(problems) != 1)} listed)"
-        )
+        listed = plural(len(problems), "difference")
+        verb = "differs" if differ == 1 else "differ"
+        wrong = f"{differ:,} of {plural(cases, 'case')} {verb}; " if differ else ""
+        raise click.ClickException(f"{_name(output_file)}: wrong answer ({wrong}{listed} listed)")
     click.echo(f"{_name(output_file)}: all {plural(cases, 'case')} right")
 
 

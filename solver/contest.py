@@ -457,21 +457,21 @@ def _lines(output: IO[bytes]) -> Iterator[bytes]:
 
 def compare_output(
     expected: Iterable[np.ndarray], output: IO[bytes], source: str, limit: int = 10
-) -> tuple[list[str], int]:
+) -> tuple[list[str], int, int]:
     """The differences between a contestant's output and the right answers (given a
     chunk at a time), case by case, read as a stream: at most ``limit`` messages (none:
-    the output is right), and the number of cases.
+    the output is right), the number of cases, and how many of them differ.
 
     A line must be exactly ``Case k: Yes`` or ``Case k: No``, k in ASCII digits without
     leading zeros; after the last case only blank lines may follow."""
     problems: list[str] = []
     lines = _lines(output)
-    k = 0
+    k = differ = 0
     ended: tuple[int, str] | None = None  # the first missing case and its answer
     for answers in expected:
         for want in answers.tolist():
             k += 1
-            if ended or len(problems) >= limit:
+            if ended:
                 continue
             right = "Yes" if want else "No"
             raw = next(lines, None)
@@ -479,7 +479,13 @@ def compare_output(
                 ended = k, right
                 continue
             m = _ANSWER.fullmatch(raw)
-            if not m or m.group(1) != str(k).encode():
+            malformed = not m or m.group(1) != str(k).encode()
+            if not malformed and m.group(2).decode() == right:
+                continue
+            differ += 1
+            if len(problems) >= limit:
+                continue
+            if malformed:
                 trimmed = raw.rstrip(b" \t")
                 blanks = trimmed != raw and _ANSWER.fullmatch(trimmed)
                 why = ": blanks after the answer" if blanks else ""
@@ -487,10 +493,11 @@ def compare_output(
                     f"Case {k}: expected 'Case {k}: {right}', got {quoted(raw[:60])} "
                     f"({source}, line {k}{why})"
                 )
-            elif m.group(2).decode() != right:
+            else:
                 problems.append(f"Case {k}: expected {right}, got {m.group(2).decode()}")
     if ended:  # one message for all the missing cases, not one a case
         first, right = ended
+        differ += k - first + 1
         more = f"; cases {first} to {k} are missing" if k > first else ""
         problems.append(f"Case {first}: expected {right}, got nothing (the output ends{more})")
     elif len(problems) < limit:
@@ -501,4 +508,4 @@ def compare_output(
                     f"after the {plural(k, 'case')} of the input"
                 )
                 break
-    return problems, k
+    return problems, k, differ

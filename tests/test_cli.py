@@ -137,7 +137,17 @@ def test_check_accepts_right_output_and_lists_differences(tmp_path):
         f"Case 1501: expected {answers[1500].split()[-1]}, got nothing (the output ends; "
         "cases 1501 to 2000 are missing)"
     ]
-    assert result.stderr.splitlines()[-1] == f"Error: {wrong}: wrong answer (3 differences listed)"
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: {wrong}: wrong answer (502 of 2,000 cases differ; 3 differences listed)"
+    )
+    every = tmp_path / "every.out"  # every answer flipped: more than are listed
+    every.write_text(
+        "".join(f"{a[:-3]}No\n" if a.endswith("Yes") else f"{a[:-2]}Yes\n" for a in answers)
+    )
+    result = run("check", CASES / "random_2000.in", every)
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: {every}: wrong answer (2,000 of 2,000 cases differ; 10 differences listed)"
+    )
 
 
 def test_deal_is_reproducible_and_valid(tmp_path):
