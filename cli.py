@@ -681,7 +681,7 @@ def play(
     if not chosen:
         if name is None or not puzzles:
             raise InputError(str(errors[0]) if errors else f"{file}: no puzzle in it")
-        named = [e for e in errors if f", puzzle {name!r}" in str(e)]
+        named = [e for e in errors if e.name == name]
         if named:  # the puzzle is there, but bad: say why
             raise InputError(str(named[0]))
         known = ", ".join(repr(p.name) for p in puzzles)

@@ -36,6 +36,9 @@ class RuleError(LandlordError):
 class InputFileError(LandlordError):
     """A contest file or puzzle file cannot be read as such."""
 
+    #: the name of the item (a puzzle) the error spoils, when it has one
+    name: str | None = None
+
 
 class WholeFileError(InputFileError):
     """A file none of whose items can be read (unreadable, not text, bad syntax, no T)."""

@@ -144,13 +144,14 @@ class Summary:
         skipped = f"; {self.skipped:,} skipped (already in {out_name})" if self.skipped else ""
         errors = plural(c["error"], "error")
         deals = c["deals"]
+        deal_items = deals + c["deal_error"]
         answered = c["yes"] + c["no"] + c["unknown"]
-        if answered or not deals + c["deal_error"]:
+        if answered or not deal_items:
             lines.append(
                 f"  answers: {c['yes']:,} yes, {c['no']:,} no, {c['unknown']:,} unknown; "
                 f"{errors}, {c['mismatch']:,} mismatched" + skipped
             )
-        if deals + c["deal_error"]:
+        if deal_items:
             seats = c["seat_yes"] + c["seat_no"] + c["seat_unknown"]
             lines.append(
                 f"  deals: {plural(deals, 'deal')}, {plural(seats, 'seat')} as landlord: "

@@ -160,7 +160,9 @@ def load_text(raw: bytes, source: str, stem: str = "puzzle") -> list[Puzzle | In
         try:
             out.append(_puzzle(table, default_name, source, lines, start))
         except LandlordError as e:
-            out.append(e if isinstance(e, InputFileError) else InputFileError(str(e)))
+            error = e if isinstance(e, InputFileError) else InputFileError(str(e))
+            error.name = table.get("name", default_name)
+            out.append(error)
     return out
 
 

@@ -195,24 +195,23 @@ def _scan(fd: int, path: Path, asked: Asked | None, retry_unknown: bool) -> _Sca
                         '"id"), so there is nothing to resume'
                     )
                 source, number = split_id(item)
-                failed = record is None or "error" in record
-                if record is None:
+                at = sources.setdefault(source, len(sources))
+                dropped = True
+                if record is None:  # cut off or edited: its item is tried again
                     broken += 1
-                elif not failed:
-                    wanted = asked(source, number) if asked else None
-                    if wanted is not None and _question(record) != wanted:
-                        failed = True
-                        changed += 1
-                    elif retry_unknown and not _settled(record):
-                        failed = True
-                        retried_unknown += 1
-                results.append(not failed)
-                if record is None or failed and "error" not in record:
-                    continue  # counted on their own
-                if not failed:
+                elif "error" in record:  # tried again, unless the item has a result too
+                    failed_where.append(at)
+                    failed_numbers.append(number)
+                elif asked and asked(source, number) not in (None, _question(record)):
+                    changed += 1  # asked again
+                elif retry_unknown and not _settled(record):
+                    retried_unknown += 1
+                else:
+                    dropped = False
                     unsettled.append(not _settled(record))
-                (failed_where if failed else where).append(sources.setdefault(source, len(sources)))
-                (failed_numbers if failed else numbers).append(number)
+                    where.append(at)
+                    numbers.append(number)
+                results.append(not dropped)
     except OSError as e:
         raise InputFileError(f"{path}: cannot read: {e.strerror or e}") from None
     src, num = np.frombuffer(where, np.int32), np.frombuffer(numbers, np.int64)

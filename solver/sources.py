@@ -72,7 +72,7 @@ def read_sources(
     """The sources named: files, folders (their ``*.toml`` and ``*.in`` files, but the
     ``output`` file once it holds results), ``-``. A name that is no file or folder is a
     source whose error is its only item, so that the others are still solved; when no
-    name is usable at all, the first one's error is raised, before any output is touched.
+    name is usable at all, their errors are raised, before any output is touched.
 
     A ``.toml`` file is a deal file when it holds ``[[deal]]`` tables, else a puzzle
     file; any other file is a contest file. Standard input and pipes hold any of them

@@ -126,17 +126,25 @@ class Walker:
         (False, None) when a limit stopped the search first. The move a proof-number
         search proved is looked for in the table first, so that the moves before it in
         the order are not searched."""
-        moves = self.searcher.moves(pos)
         if self.searcher.by_proof_numbers(pos):
-            for m in moves:
-                if self.keeps(pos, history, score, m, look=True) == WIN:
-                    return True, m
-        for m in moves:
+            found, move = self.proved_move(pos, history, score)
+            if found:
+                return True, move
+        for m in self.searcher.moves(pos):
             v = self.keeps(pos, history, score, m)
             if v == WIN:
                 return True, m
             if v == UNKNOWN:
                 break
+        return False, None
+
+    def proved_move(self, pos: Position, history: History, score: int) -> tuple[bool, Move | None]:
+        """The mover's first move that the table already shows keeping ``score``, found
+        without a search (the move a search just proved): (True, move), else (False,
+        None)."""
+        for m in self.searcher.moves(pos):
+            if self.keeps(pos, history, score, m, look=True) == WIN:
+                return True, m
         return False, None
 
     def line(self, pos: Position, history: History, score: int) -> list[Step]:
@@ -177,11 +185,10 @@ def solve_stake(
     won = walk.holds(pos, history, 1)
     # the winning side's first move, looked up while the forced win's proof is in the
     # table: the line, when a limit then stops the value
-    first = None
+    found, first = False, None
     if won == (WIN if pos.to_move == 0 else LOSS):
         keep = 1 if pos.to_move == 0 else -1  # worth something to the landlord, or not
-        moves = searcher.moves(pos)
-        first = next((m for m in moves if walk.keeps(pos, history, keep, m, True) == WIN), None)
+        found, first = walk.proved_move(pos, history, keep)
     score = walk.score(pos, history, won)
     result = StakeResult(score, bid, won={WIN: True, LOSS: False}.get(won))
     if all_moves:
@@ -197,7 +204,7 @@ def solve_stake(
     if score is not None:
         result.line = walk.line(pos, history, score)
         result.stake = line_stake(result.line, pos.hands, history, bid, pos.rules)
-    elif first is not None:
+    elif found:
         result.line = [Step(pos.to_move, first)]
     result.stats = searcher.stats
     return result
