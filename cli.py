@@ -565,7 +565,8 @@ def best(
         click.echo(describe(pos) if name == target else f"{name}: {describe(pos)}")
         click.echo(
             f"  {SHORT_NAMES[pos.to_move]} to move {_verdict(result.value, pos.to_move)}: "
-            f"{wins} of {len(moves)} first move{'s' * (len(moves) != 1)} win{'s' * (wins == 1)}"
+            f"{wins} of {len(moves)} first move{'s' * (len(moves) != 1)} "
+            f"win{'s' * (wins == 1 or len(moves) == 1)}"
             + (f" ({open_moves} unknown: a limit stopped the search)" if open_moves else "")
         )
         width = max((len(s.text) for s, _, _ in moves), default=4)

@@ -235,7 +235,8 @@ class ContestChunk:
     error: InputFileError | None
 
 
-_HAND_NAMES = ("landlord", "peasant 1", "peasant 2", "peasant 3")
+#: How messages name each hand of a case.
+_HAND_NAMES = ("the landlord's", "peasant 1's", "peasant 2's", "peasant 3's")
 
 
 class _Reader:
@@ -323,18 +324,18 @@ class _Reader:
         rank = int(st[BAD_RANK])
         if status == OK:
             return InputFileError(
-                f"{self.source}, case {case}, line {st[LAST_LINE]}: the file ends before the "
-                f"{who}'s hand (the file declares {plural(declared, 'case')})"
+                f"{self.source}, case {case}, line {st[LAST_LINE]}: the file ends before "
+                f"{who} hand (the file declares {plural(declared, 'case')})"
             )
         if status == BAD_CARD:
             raw = bytes(self.token[: min(int(st[TOKEN_LEN]), TOKEN_BYTES)])
             return InputFileError(
                 f"{where}: unknown card {_char_at(raw, int(st[BAD_AT]), int(st[BAD_BYTE]))} "
-                f"in the {who}'s hand {self.token_text()}: expected cards from {LETTERS} (or 10)"
+                f"in {who} hand {self.token_text()}: expected cards from {LETTERS} (or 10)"
             )
         if status == TOO_MANY:
             return InputFileError(
-                f"{where}: the {who}'s hand {self.token_text()} holds more than "
+                f"{where}: {who} hand {self.token_text()} holds more than "
                 f"{deck[rank]} x {LETTERS[rank]}"
             )
         if status == OVERLAP:
@@ -343,10 +344,10 @@ class _Reader:
                 f"{st[TALLY]} x {LETTERS[rank]}, more than the deck's {deck[rank]}"
             )
         if status == WRONG_SIZE and not st[TALLY]:
-            return InputFileError(f"{where}: the {who}'s hand {self.token_text()} holds no card")
+            return InputFileError(f"{where}: {who} hand {self.token_text()} holds no card")
         if status == WRONG_SIZE:
             return InputFileError(
-                f"{where}: the {who}'s hand {self.token_text()} has "
+                f"{where}: {who} hand {self.token_text()} has "
                 f"{st[TALLY]} card{'s' * int(st[TALLY] != 1)}, "
                 f"expected {deal_sizes(self.rules)[int(st[HAND])]}"
             )

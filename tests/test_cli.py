@@ -45,7 +45,7 @@ def test_judge_reads_stdin_with_any_whitespace_and_card_order():
 BAD_CONTEST = [
     ("1\n33333 4 5\n", "case 1, line 2", "holds more than 4 x 3"),  # a fifth 3
     ("1\n3X4 5 6\n", "case 1, line 2", "unknown card 'X'"),
-    ("2\n3 4 5\n6 7\n", "case 2, line 3", "ends before the peasant 2's hand"),  # two hands
+    ("2\n3 4 5\n6 7\n", "case 2, line 3", "ends before peasant 2's hand"),  # two hands
     ("1\n", "case 1, line 1", "ends before the landlord's hand"),  # a missing line
     ("1\nB 3 B\n", "case 1, line 2", "2 x B"),  # one joker twice
     ("", "empty", "number of cases"),

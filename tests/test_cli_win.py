@@ -153,6 +153,10 @@ def test_best_counts_in_words():
     result = run("best", "L=3 P1=4")
     assert result.exit_code == 0
     assert "L to move wins: 1 of 1 first move wins" in result.stdout
+    result = run("best", "L=3 P1=45 TO=L TABLE=5@P1")  # a pass, his only move, loses
+    assert "L to move loses: 0 of 1 first move wins" in result.stdout
+    result = run("best", "L=34 P1=5")
+    assert "L to move loses: 0 of 2 first moves win" in result.stdout
 
 
 def test_a_position_names_each_hand_once():

@@ -93,22 +93,22 @@ def test_a_block_may_end_anywhere(monkeypatch, size):
     [
         (
             b"2\n3 4 5\n33 4 5?6\n",
-            "f, case 2, line 3: unknown card '?' in the peasant 2's hand '5?6'",
+            "f, case 2, line 3: unknown card '?' in peasant 2's hand '5?6'",
         ),
         (b"  \n\n 1x\n", "f, line 3: expected the number of cases, got '1x'"),
-        (b"2\n3 4 5\n\n\n6 7", "f, case 2, line 5: the file ends before the peasant 2's hand"),
-        (b"2\r3 4 5\r\r\r6 7", "f, case 2, line 5: the file ends before the peasant 2's hand"),
-        (b"2\r\n3\r\n4\r\n5\r\n\r\n6 X", "f, case 2, line 6: unknown card 'X' in the peasant 1's"),
-        (b"2\n\r3 4 5\r\n\n\r6 X", "f, case 2, line 6: unknown card 'X' in the peasant 1's"),
+        (b"2\n3 4 5\n\n\n6 7", "f, case 2, line 5: the file ends before peasant 2's hand"),
+        (b"2\r3 4 5\r\r\r6 7", "f, case 2, line 5: the file ends before peasant 2's hand"),
+        (b"2\r\n3\r\n4\r\n5\r\n\r\n6 X", "f, case 2, line 6: unknown card 'X' in peasant 1's"),
+        (b"2\n\r3 4 5\r\n\n\r6 X", "f, case 2, line 6: unknown card 'X' in peasant 1's"),
         (b"1\n3 4 5 " + b"3" * 30 + b"\n", None),  # what follows T cases is not read
         (b"1\n3 4 5 1\n", None),
         (b"1\n31 4 5\n", "unknown card '1' in the landlord's hand '31'"),
         (b"1\n3,3-4 5 6\n", None),  # commas and dashes between cards
-        (b"1\n3 - 6\n", "f, case 1, line 2: the peasant 1's hand '-' holds no card"),
+        (b"1\n3 - 6\n", "f, case 1, line 2: peasant 1's hand '-' holds no card"),
         (b"1\n1,0 4 5\n", "unknown card '1' in the landlord's hand '1,0'"),
         (
             b"1\n3 4 33333\n",
-            "f, case 1, line 2: the peasant 2's hand '33333' holds more than 4 x 3",
+            "f, case 1, line 2: peasant 2's hand '33333' holds more than 4 x 3",
         ),
     ],
 )
