@@ -400,9 +400,10 @@ def batch(
     # locked before it is read or emptied; emptied only once the run has started (b.run)
     target = open_output(real, str(out)) if real else contextlib.nullcontext(sys.stdout.buffer)
     with target as file:
-        asked = b.asked_questions(sources, settings)
-        found = resume and real
-        resumed = finished_items(file, real, asked, retry_unknown) if found else Resumed()
+        resumed = Resumed()
+        if resume and real:
+            asked = b.asked_questions(sources, settings)
+            resumed = finished_items(file, real, asked, retry_unknown)
         finished = resumed.finished
         if finished and not any(src.name in finished for src in sources):
             click.echo(

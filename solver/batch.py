@@ -57,6 +57,16 @@ class Settings:
     bid: int | None = None  # for every puzzle, instead of its own
     rules: str = "classic"  # the game of contest and deal files (puzzles name their own)
 
+    def puzzle_question(self, puzzle: Puzzle) -> str:
+        """The question a puzzle is asked: the run's, else its own."""
+        return self.question or puzzle.question
+
+    @property
+    def deal_question(self) -> str:
+        """What a deal's table answers: the stake question when the run asks it, else the
+        forced win."""
+        return "stake" if self.question == "stake" else "win"
+
 
 @dataclass
 class Task:
@@ -96,13 +106,11 @@ def asked_questions(sources: list[Source], settings: Settings) -> Asked:
     for src in sources:
         if src.puzzles is not None:
             listed[src.name] = [
-                None if isinstance(p, InputFileError) else settings.question or p.question
+                None if isinstance(p, InputFileError) else settings.puzzle_question(p)
                 for p in src.puzzles
             ]
         elif src.open_deals is not None:
-            listed[src.name] = ["stake" if settings.question == "stake" else "win"] * len(
-                src.open_deals
-            )
+            listed[src.name] = [settings.deal_question] * len(src.open_deals)
     contest = {src.name for src in sources if not src.listed and src.error is None}
 
     def asked(source: str, number: int) -> str | None:
@@ -159,9 +167,8 @@ class Plan:
     def asks_search(self) -> bool:
         """Whether any puzzle asks a question that searches, win or stake (so workers
         need a puzzle solver's search table)."""
-        question = self.settings.question
         return any(
-            isinstance(p, Puzzle) and (question or p.question) != "spring"
+            isinstance(p, Puzzle) and self.settings.puzzle_question(p) != "spring"
             for s in self.sources
             for p in s.puzzles or ()
         )
@@ -212,7 +219,7 @@ class Plan:
                 continue
             numbers.append(k)
             puzzles.append(item.asked(bans=self.settings.bans, bid=self.settings.bid))
-            question = self.settings.question or item.question
+            question = self.settings.puzzle_question(item)
             weight += TASK_WEIGHT if question != "spring" else 1
             if weight >= TASK_WEIGHT:
                 yield Task(src.name, np.array(numbers, np.int64), puzzles=tuple(puzzles))
@@ -399,7 +406,7 @@ def _solve_open_deals(
     stake question, each seat's value too. Each deal is played by its own game (a file's
     ``rules`` key, else ``--rules``), with the run's bans."""
     settings = state.settings
-    bid = (settings.bid or 1) if settings.question == "stake" else None
+    bid = (settings.bid or 1) if settings.deal_question == "stake" else None
     for k, deal in zip(task.numbers.tolist(), task.open_deals, strict=True):
         item = f"{task.source}#{k}"
         where = f"{deal.file}, line {deal.line}, deal {quoted(deal.name)}"

@@ -233,7 +233,8 @@ def _scan(fd: int, path: Path, asked: Asked | None, retry_unknown: bool) -> _Sca
     retried = sum(int(done[k].todo(failed[1][failed[0] == k]).sum()) for k in np.unique(failed[0]))
     finished = {s: done[k] for s, k in sources.items() if len(done[k])}
     duplicates = len(order) - int(first.sum())
-    unknown = retried_unknown or int(np.frombuffer(unsettled, np.bool_)[order][first].sum())
+    kept_unknown = int(np.frombuffer(unsettled, np.bool_)[order][first].sum())
+    unknown = retried_unknown + kept_unknown  # (one of the two is 0)
     resumed = Resumed(finished, retried, duplicates, broken, changed, unknown)
     return _Scan(resumed, keep, complete)
 

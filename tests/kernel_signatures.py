@@ -46,7 +46,7 @@ def kernels():
 
     for module in KERNEL_MODULES:
         for name, obj in vars(module).items():
-            if isinstance(obj, CPUDispatcher) and obj.__module__ == (module.__name__):
+            if isinstance(obj, CPUDispatcher) and obj.__module__ == module.__name__:
                 yield f"{module.__name__}.{name}", obj
 
 
