@@ -51,11 +51,12 @@ def order_moves(base, n, hand, free, has_pass, pass_first, opponents, arena, by_
     First by the plays the rest of the hand still needs, fewest first: the move that
     leaves the hand closest to going out (in answer :func:`plays_needed`, which sees
     chains through ranks held more than once; on a lead the plain :func:`hand_count`,
-    which measured no worse there and costs less). Then, on a free lead,
-    more cards first; in answer, plays of the table's kind before bombs and the rocket.
-    Then plays an opponent can answer before those no opponent can (shed weak cards,
-    keep control for later); then low ranks first. A pass (the last move, if
-    ``has_pass``) goes first when the partner owns the table, else stays last.
+    which measured no worse there and costs less); bombs and the rocket, the control a
+    hand keeps for last, come after every other play whatever their rest. Then, on a
+    free lead, more cards first. Then plays an opponent can answer before those no
+    opponent can (shed weak cards, keep control for later); then low ranks first. A
+    pass (the last move, if ``has_pass``) goes first when the partner owns the table,
+    else stays last.
 
     Measured, depth first, on random positions of 24-32 cards: sorting answers by the
     rest as well as leads, and answering with low ranks first, needs 5.5x fewer nodes
@@ -65,20 +66,23 @@ def order_moves(base, n, hand, free, has_pass, pass_first, opponents, arena, by_
     sorting leads by size before the rest, 1.5x to 4x.) Answers by :func:`plays_needed`
     rather than the hand count: 8% less time on positions of 38-54 cards, 68 M nodes
     instead of 114 M on a 44-card one, and 27 k instead of 286 k on a two-player one of
-    30 cards.
+    30 cards. Bombs and the rocket after every other play, rather than by their rest
+    like the others: 24% fewer nodes on the seven 50-card positions of the growth list
+    that are answered, 5% fewer on random positions of 24-38 cards, 12% on the stake
+    list.
     """
     cards, metas, keys = arena[A_CARDS], arena[A_METAS], arena[A_KEYS]
     plays = n - 1 if has_pass else n
     for i in range(base, base + plays):
         rank = (metas[i] >> 4) & 15
-        size = MAX_SIZE - min(size_of(cards[i]), MAX_SIZE)
-        if not free and (metas[i] & 15 == BOMB or metas[i] & 15 == ROCKET):
-            size = 1  # answering, a bomb or the rocket comes after the plays of the kind
-        elif not free:
-            size = 0
+        control = metas[i] & 15 == BOMB or metas[i] & 15 == ROCKET
+        size = MAX_SIZE - min(size_of(cards[i]), MAX_SIZE) if free else (1 if control else 0)
         safe = keys[i] & opponents == opponents  # no opponent can answer it
         key = (size * 2 + safe) * 16 + rank
-        rest = hand_count(hand - cards[i]) if free else plays_needed(hand - cards[i])
+        if control:  # after every other play, whatever the rest
+            rest = REST_MAX
+        else:
+            rest = hand_count(hand - cards[i]) if free else plays_needed(hand - cards[i])
         key |= min(rest, REST_MAX) << PLAIN_BITS
         keys[i] = key << CANNOT_BITS | keys[i]  # the cannot-answer bits ride along
     if plays <= SHORT_LIST:
