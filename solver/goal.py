@@ -24,8 +24,8 @@ doublings the landlord still needs, the spring search decides it on his free lea
 from __future__ import annotations
 
 from .jit import kernel
+from .movegen import doubles
 from .position import LOSS, UNKNOWN, WIN
-from .rules import BOMB, ROCKET
 from .scoring import History
 
 PLAIN = 0
@@ -64,8 +64,7 @@ def goal_after(goal, mover, meta):
     count = goal & COUNT_MASK
     mode = (goal >> MODE_SHIFT) & 3
     flag = goal >> FLAG_SHIFT
-    kind = meta & 15
-    if kind == BOMB or kind == ROCKET:
+    if doubles(meta):
         count -= 1
     if mode == NEED:
         if count <= 0:
@@ -87,8 +86,7 @@ def out_value(goal, mover, meta):
         return WIN if mover == 0 else LOSS
     count = goal & COUNT_MASK
     flag = goal >> FLAG_SHIFT
-    kind = meta & 15
-    more = 1 if kind == BOMB or kind == ROCKET else 0
+    more = 1 if doubles(meta) else 0
     if (goal >> MODE_SHIFT) & 3 == NEED:
         return WIN if mover == 0 and more + flag >= count else LOSS
     if mover == 0:

@@ -69,6 +69,13 @@ PLANE_KICKED = 1 << PLANE_SINGLES | 1 << PLANE_PAIRS
 
 
 @kernel
+def doubles(meta):
+    """Whether the play ``meta`` doubles the stake: a bomb or the rocket."""
+    kind = meta & 15
+    return kind == BOMB or kind == ROCKET
+
+
+@kernel
 def size_of(packed):
     """The number of cards in a packed hand: its nibbles summed in parallel."""
     x = (packed & 0x0F0F0F0F0F0F0F0F) + ((packed >> 4) & 0x0F0F0F0F0F0F0F0F)

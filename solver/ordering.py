@@ -12,15 +12,13 @@ import numpy as np
 
 from .cards import ACE, NUM_RANKS
 from .jit import kernel
-from .movegen import RANK_LOWS, ranks_held, size_of
+from .movegen import RANK_LOWS, doubles, ranks_held, size_of
 from .rules import (
-    BOMB,
     PAIR,
     PLANE_PAIRS,
     PLANE_SINGLES,
     QUAD_PAIRS,
     QUAD_SINGLES,
-    ROCKET,
     SINGLE,
     TRIO,
     TRIO_PAIR,
@@ -78,7 +76,7 @@ def order_moves(base, n, hand, free, has_pass, pass_first, before_bombs, opponen
     plays = n - 1 if has_pass else n
     for i in range(base, base + plays):
         rank = (metas[i] >> 4) & 15
-        control = metas[i] & 15 == BOMB or metas[i] & 15 == ROCKET
+        control = doubles(metas[i])
         size = MAX_SIZE - min(size_of(cards[i]), MAX_SIZE) if free else (1 if control else 0)
         safe = keys[i] & opponents == opponents  # no opponent can answer it
         key = (size * 2 + safe) * 16 + rank
@@ -104,12 +102,12 @@ def order_moves(base, n, hand, free, has_pass, pass_first, before_bombs, opponen
         _counting_pass(base, plays, out, rest, rest_max, cards, metas, keys, by_key)
         for i in range(base, base + plays):
             keys[i] &= CANNOT_MASK
-    if has_pass:  # the pass moves to the front, or else before the bombs and the rocket
-        to = base
-        if not pass_first:
-            to = base + plays
-            limit = base if before_bombs else to
-            while to > limit and (metas[to - 1] & 15 == BOMB or metas[to - 1] & 15 == ROCKET):
+    if has_pass:  # the pass, last: to the front, or before the bombs and the rocket
+        to = base + plays
+        if pass_first:
+            to = base
+        elif before_bombs:
+            while to > base and doubles(metas[to - 1]):
                 to -= 1
         _move_forward(base + plays, to, cards, metas, keys)
 
@@ -242,8 +240,7 @@ def doublings_first(base, n, arena):
     cards, metas, keys = arena[A_CARDS], arena[A_METAS], arena[A_KEYS]
     front = base
     for i in range(base, base + n):
-        kind = metas[i] & 15
-        if kind == BOMB or kind == ROCKET:
+        if doubles(metas[i]):
             _move_forward(i, front, cards, metas, keys)
             front += 1
 
