@@ -218,11 +218,12 @@ def _search_limits(f):  # noqa: ANN001, ANN202 (a Click decorator)
         "--max-memory",
         type=click.FloatRange(min=1, max=1 << 20),
         callback=_finite,
-        default=64,
+        default=256,
         show_default=True,
         metavar="MB",
-        help="Size of the search's transposition table (a position of 36 cards or more "
-        "may add a proof-number table of half that).",
+        help="The most memory the search's transposition table takes: a search starts "
+        "with 64 MB of it (or all of it, if less) and doubles what it uses as it outgrows "
+        "it. A position of 36 cards or more adds a proof-number table of half the start.",
     )(f)
 
 

@@ -35,7 +35,7 @@ from .endgame import describe, load_search, parse_position, side_wins
 from .errors import InputFileError
 from .rules import CLASSIC, RuleSet
 from .scoring import History
-from .search import Position, Searcher, make_position
+from .search import DEFAULT_MEMORY_MB, Position, Searcher, make_position
 from .spring import solve_many
 from .stake import score_value, stake_score
 
@@ -345,7 +345,7 @@ def run_suite(searcher: Searcher, limited: Searcher, deals: int, positions: int)
 
 # The growth suite ---------------------------------------------------------------------
 
-MEMORY_MB = 64  # the table of every growth search: node counts depend on its size
+MEMORY_MB = DEFAULT_MEMORY_MB  # the table of every growth search: node counts depend on its size
 GROWTH_COUNT = 8  # positions of each growth set
 GROWTH_NODE_LIMIT = 200_000_000  # the standard limit: a minute or two a position
 GROWTH_TIME_LIMIT = 60.0  # a benchmark run's clock, on top of the node limit
@@ -609,9 +609,10 @@ def growth_searcher(node_limit: int, time_limit: float | None) -> Searcher:
 
 LIST_HEADER = """\
 # The growth list: the growth suite's positions (`landlord bench --growth`), each with
-# the answer and nodes the search gives from an empty {memory} MB table. A benchmark run
-# compares every position with its line: another node count, or another answer, fails
-# (exit 1); a position listed `unknown` that now answers is an improvement.
+# the answer and nodes the search gives from an empty table of {memory} MB (the default,
+# of which a search uses 64 MB until it outgrows them). A benchmark run compares every
+# position with its line: another node count, or another answer, fails (exit 1); a
+# position listed `unknown` that now answers is an improvement.
 #
 # Written by `landlord bench --growth --record [--sizes ...] [--node-limit N]`, which
 # solves each position under a node limit alone (never the clock), so that what is

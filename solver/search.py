@@ -83,7 +83,9 @@ fewer nodes in about the same time).
 
 The search is deterministic: the same position gives the same answer, line and node
 count every time. Limits (nodes, time, the size of the move stack) stop it with
-"unknown", never with a wrong answer; the table's size is fixed, so memory never grows.
+"unknown", never with a wrong answer. The table's size is fixed: a question keys
+positions to its first rows (64 MB of them) and doubles the rows it uses as its nodes
+outgrow them (:data:`GROW_AFTER`), up to the whole table, so memory never grows past it.
 """
 
 from __future__ import annotations
@@ -164,12 +166,14 @@ from .table import (
     Key,
     fetch_ahead,
     fold,
+    grow,
     held_ranks,
     new_table,
     probe,
     probe_numbers,
     store,
     store_numbers,
+    table_entries,
     table_key,
     wipe,
 )
@@ -200,7 +204,7 @@ Context = namedtuple("Context", "players rules tt arena scratch facts ws winners
 # answerable ranks of a table play (see mark_answers) and of a free lead; two rows of
 # unpacked counts; the counting sort's tallies; the spring table's memo (columns M_*).
 X_STATS, X_MINR, X_ZERO, X_COUNTS, X_OTHER, X_BY_KEY, X_SPRING, X_ROWS = range(8)
-C_NODES, C_HITS, C_TOP, C_ABORT, C_NODE_LIMIT, C_GENERATION, C_REMEMBERED = range(7)
+C_NODES, C_HITS, C_TOP, C_ABORT, C_NODE_LIMIT, C_GENERATION, C_REMEMBERED, C_ENTRIES = range(8)
 # The spring memo: the opponents' hands the table of unbeatable ranks was last made
 # for, and whether they can be sprung at all (safe_minimum's answer).
 M_OPPONENT_A, M_OPPONENT_B, M_OPPONENT_C, M_SAFE = range(4)
@@ -216,13 +220,19 @@ F_HAND, F_WHOLE, F_GENERATION = TABLE_SIZE, TABLE_SIZE + 1, TABLE_SIZE + 2
 FACTS = 512  # rows of hand facts
 
 ARENA = 1 << 19  # moves on the path from the root, all nodes together
-#: The table's default size. A table of 64 MB holds two million positions; on random
-#: positions of 38-44 cards, 256 MB saves 5-20% of the nodes and no time, and 1 GB saves
-#: little more and costs time (its lookups miss the caches): the hardest 44-card position
-#: of the growth list takes 63 M nodes at 64 MB, 50 M at 256 MB and 43 M at 1 GB, each in
-#: about a minute. Only on whole deals of 150 M nodes and more does a bigger table answer
-#: what a small one cannot within a node limit.
-DEFAULT_MEMORY_MB = 64
+#: The most memory the value table takes by default. A search keys positions to the
+#: table's first rows, 64 MB of them (two million positions), and doubles the rows in
+#: use whenever its nodes pass :data:`GROW_AFTER` times their number, up to the whole
+#: table. A bigger table misses the caches more often: on the growth list's 38-card
+#: positions (1-6 M nodes), 128 MB from the start costs most of them 8-10% more time for
+#: 2% fewer nodes, so searches of up to 8 M nodes keep to 64 MB. A search that outgrows
+#: it spends its nodes on what the table lost: the hardest 44-card position of the
+#: growth list takes 63 M nodes at a fixed 64 MB and 51 M when the table grows to
+#: 256 MB, in 13-15% less time. More would take more of a machine than a default should
+#: (a batch has a table a worker); ``--max-memory`` sets it.
+DEFAULT_MEMORY_MB = 256
+START_MB = 64  # the table's rows in use when a question starts (at most all of them)
+GROW_AFTER = 4  # the rows in use double when the nodes of one search pass this many times theirs
 BATCH = 64  # children looked up in the table together
 PROOF_FROM = 36  # positions of this many cards or more go to the proof-number search
 MEMO_FROM = 12  # the depth-first search remembers winners of positions this big or bigger
@@ -244,9 +254,10 @@ TIME_CHECK = 4095  # look at the clock every 4096 nodes
 class Buffers:
     """The search's arrays, held here for the kernels."""
 
-    def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB) -> None:
+    def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB, start_mb: float = START_MB) -> None:
         self.memory_mb = memory_mb
-        self.table = new_table(memory_mb)
+        self.start_mb = min(memory_mb, start_mb)
+        self.table = self.value_table(ENTRY_WORDS)
         self._proofs: np.ndarray | None = None
         self.arena = np.full((A_ROWS, ARENA), 0, np.int64)
         self.scratch = np.zeros((X_ROWS, SORT_KEYS + 1), np.int64)
@@ -259,11 +270,21 @@ class Buffers:
     def stats(self) -> np.ndarray:
         return self.scratch[X_STATS]
 
+    def value_table(self, words: int) -> np.ndarray:
+        """A value table of entries of ``words`` words, its first rows (those a question
+        starts with) touched now."""
+        return new_table(self.memory_mb, words, table_entries(self.start_mb, words))
+
+    @property
+    def start_entries(self) -> int:
+        """The value table's rows in use when a question starts."""
+        return table_entries(self.start_mb, self.table.shape[1])
+
     def proofs(self) -> np.ndarray:
-        """The proof-number search's table, half the size of the value table's, made
-        when a position first needs it."""
+        """The proof-number search's table, half the size of the value table's first
+        rows (a bigger one measured no better), made when a position first needs it."""
         if self._proofs is None:
-            self._proofs = new_table(self.memory_mb / 2, PROOF_WORDS)
+            self._proofs = new_table(self.start_mb / 2, PROOF_WORDS)
         return self._proofs
 
     def wipe(self) -> None:
@@ -371,7 +392,7 @@ def _info(node):
 @kernel
 def search_root(node, ctx):
     """:func:`search` from a node whose table key is still to be worked out."""
-    key = table_key(node.hand0, node.hand1, node.hand2, node.hand3, _info(node), ctx.tt.shape[0])
+    key = table_key(node.hand0, node.hand1, node.hand2, node.hand3, _info(node), _entries(ctx))
     return search(node, key, ctx)
 
 
@@ -423,7 +444,7 @@ def search(node, key, ctx):
 def prove_root(node, ctx, pt, leaf):
     """:func:`prove` from a node whose table key is still to be worked out, until it is
     proved or disproved (or a limit stops it): WIN, LOSS or UNKNOWN."""
-    key = table_key(node.hand0, node.hand1, node.hand2, node.hand3, _info(node), ctx.tt.shape[0])
+    key = table_key(node.hand0, node.hand1, node.hand2, node.hand3, _info(node), _entries(ctx))
     infinite = np.int64(INFINITE)  # (a bare INFINITE would compile prove once more)
     numbers = prove(node, key, infinite, infinite, ctx, pt, leaf)
     if ctx.scratch[X_STATS, C_ABORT]:
@@ -524,12 +545,12 @@ def _open_moves(node, mine, base, n, wholes, ctx, pt):
     moves, their buckets in both tables asked of memory as the keys are worked out."""
     arena, tt = ctx.arena, ctx.tt
     generation = ctx.scratch[X_STATS, C_GENERATION]
-    players = ctx.players
+    players, entries = ctx.players, _entries(ctx)
     hand = _hand(node, node.mover)
     for i in range(base, base + n):
         c, j = i + 3 * n, i + n
         child = _child(node, players, arena, i)
-        k = table_key(child.hand0, child.hand1, child.hand2, child.hand3, _info(child), tt.shape[0])
+        k = table_key(child.hand0, child.hand1, child.hand2, child.hand3, _info(child), entries)
         arena[A_CARDS, j], arena[A_METAS, j], arena[A_KEYS, j] = k.hand0, k.hand1, k.hand2
         arena[A_CARDS, j + n], arena[A_METAS, j + n], arena[A_KEYS, j + n] = (
             k.info,
@@ -620,6 +641,10 @@ def _open(node, key, nodes, columns, ctx):
         if done != UNKNOWN:
             return done, 0, 0
     generation = stats[C_GENERATION]
+    entries = stats[C_ENTRIES]
+    if nodes & TIME_CHECK == 0 and nodes > GROW_AFTER * entries and entries < ctx.tt.shape[0]:
+        grow(ctx.tt, entries, generation)
+        stats[C_ENTRIES] = 2 * entries
     known = probe(key, ctx.tt, generation)
     if known != UNKNOWN:
         stats[C_HITS] += 1
@@ -641,6 +666,12 @@ def _open(node, key, nodes, columns, ctx):
         situation = _depth_first_situation(node)
         winner_first(ctx.winners, _hand(node, node.mover), situation, base, n, ctx.arena)
     return UNKNOWN, n, wholes
+
+
+@kernel
+def _entries(ctx):
+    """The value table's rows in use: what table keys file positions among."""
+    return ctx.scratch[X_STATS, C_ENTRIES]
 
 
 @kernel
@@ -690,7 +721,7 @@ def _known_child(node, mine, base, n, ctx):
         for i in range(start, stop):
             child = _child(node, ctx.players, arena, i)
             key = table_key(
-                child.hand0, child.hand1, child.hand2, child.hand3, _info(child), tt.shape[0]
+                child.hand0, child.hand1, child.hand2, child.hand3, _info(child), _entries(ctx)
             )
             j = i + n
             arena[A_CARDS, j], arena[A_METAS, j], arena[A_KEYS, j] = key.hand0, key.hand1, key.hand2
@@ -1063,6 +1094,7 @@ class Searcher:
         time_limit: float | None = None,
         node_limit: int | None = None,
         strategy: str = "auto",
+        start_mb: float = START_MB,
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown search strategy {strategy!r}: expected one of {STRATEGIES}")
@@ -1071,7 +1103,8 @@ class Searcher:
         #: depth first (0 in tests: the proof-number search down to the game's end)
         self.proof_leaf = PROOF_LEAF
         self.memory_mb = memory_mb
-        self.buffers = Buffers(memory_mb)
+        self.buffers = Buffers(memory_mb, start_mb)
+        self._entries = self.buffers.start_entries  # the table's rows in use (see GROW_AFTER)
         _deadline_passed(0.0)  # its first call sets up object mode (about 40 ms): not mid-search
         self.time_limit = time_limit
         self.node_limit = node_limit or 0
@@ -1082,6 +1115,12 @@ class Searcher:
         self._deadline = float("inf")
         self._remembered = False  # whether the depth-first memo holds this question's winners
 
+    @property
+    def table_rows(self) -> int:
+        """The value table's rows the question uses now: the first ones, doubled as its
+        searches outgrow them (see :data:`GROW_AFTER`)."""
+        return self._entries
+
     def start(self, rules: RuleSet) -> None:
         """Begin a new question: a table whose old entries no longer count (so that node
         counts never depend on what was asked before), fresh counters, and the clock.
@@ -1091,7 +1130,8 @@ class Searcher:
         self._generation += 1
         words = WIDE_ENTRY_WORDS if rules.players == 4 else ENTRY_WORDS
         if self.buffers.table.shape[1] != words:  # four hands need a wider entry
-            self.buffers.table = new_table(self.memory_mb, words)
+            self.buffers.table = self.buffers.value_table(words)
+        self._entries = self.buffers.start_entries
         if self._generation > GENERATIONS:
             self.buffers.wipe()
             self._generation = 1
@@ -1167,9 +1207,11 @@ class Searcher:
         stats[:] = 0
         self.buffers.scratch[X_SPRING] = 0  # the spring memo of another position's search
         stats[C_GENERATION] = self._generation
+        stats[C_ENTRIES] = self._entries
         stats[C_NODE_LIMIT] = self.node_limit - self.stats.nodes if self.node_limit else 0
         v = search_kernel(*args)
         self._remembered |= bool(stats[C_REMEMBERED])
+        self._entries = int(stats[C_ENTRIES])  # grown, for the question's next searches
         self.stats.nodes += int(stats[C_NODES])
         self.stats.hits += int(stats[C_HITS])
         self.stats.seconds = time.perf_counter() - self._started

@@ -10,7 +10,9 @@ A key is the whole position (the packed hands, mover, owner, table play) in a ca
 form that positions of the same value share (:func:`table_key`), so a hit is never a
 collision. Entries carry the number of their question, so that a new question starts
 from an empty table without wiping it; in a full bucket the entry that cost the fewest
-nodes to find is replaced.
+nodes to find is replaced. A question's keys use the table's first rows, a power of two
+of them, and a search that outgrows them doubles them (:func:`grow`): a small search
+keeps to a few rows, which the caches serve better.
 """
 
 from __future__ import annotations
@@ -63,14 +65,22 @@ RANK_BITS13 = 0x1111111111111  # the lowest bit of each rank field 3..2
 NO_PLACE = 15  # the table play's place when no answerer holds a rank up to its own
 
 
-def new_table(memory_mb: float, words: int = ENTRY_WORDS) -> np.ndarray:
-    """The largest table of a power-of-two number of entries of ``words`` words within
-    ``memory_mb`` (at least one bucket), written now so that no question pays for the
-    first touch."""
+def table_entries(memory_mb: float, words: int = ENTRY_WORDS) -> int:
+    """The largest power-of-two number of entries of ``words`` words within
+    ``memory_mb`` (at least one bucket)."""
     entries = BUCKET
     while entries * 2 * 8 * words <= memory_mb * 2**20:
         entries *= 2
-    return np.full((entries, words), 0, np.int64)  # np.zeros would leave pages untouched
+    return entries
+
+
+def new_table(memory_mb: float, words: int = ENTRY_WORDS, touched: int | None = None) -> np.ndarray:
+    """The largest table of entries of ``words`` words within ``memory_mb``, its first
+    ``touched`` entries (all by default) written now so that no question pays for their
+    first touch; the rest take memory only once a search grows into them."""
+    table = np.zeros((table_entries(memory_mb, words), words), np.int64)
+    table[:touched] = 0
+    return table
 
 
 @kernel
@@ -346,6 +356,27 @@ def _victim(bucket, tt, generation):
         if tt[slot, E_INFO] >> WEIGHT_SHIFT < tt[victim, E_INFO] >> WEIGHT_SHIFT:
             victim = slot
     return victim
+
+
+@kernel
+def grow(tt, entries, generation):
+    """Double the entries a question's keys file positions in, from the first
+    ``entries``: each of its entries moves to its bucket among twice as many, which is
+    its own or the one ``entries`` rows above (a key's bucket is its hash's low bits).
+    Those rows above hold no entry of this question (they were not in use), so nothing
+    found is lost."""
+    for slot in range(entries):
+        e = tt[slot, E_INFO]
+        if (e >> GENERATION_SHIFT) & GENERATION_MASK != generation:
+            continue
+        h3 = tt[slot, E_HAND3] if tt.shape[1] > ENTRY_WORDS else 0
+        h0, h1, h2 = tt[slot, E_HAND0], tt[slot, E_HAND1], tt[slot, E_HAND2]
+        bucket = _bucket_of(h0, h1, h2, h3, e & INFO_MASK, 2 * entries)
+        if bucket >= entries:
+            to = _victim(bucket, tt, generation)
+            for word in range(tt.shape[1]):
+                tt[to, word] = tt[slot, word]
+            tt[slot, E_INFO] = 0
 
 
 def wipe(tt: np.ndarray) -> None:

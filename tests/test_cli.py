@@ -25,6 +25,14 @@ def test_help_lists_every_command():
         assert command in result.output
 
 
+@pytest.mark.parametrize("command", ["solve", "best", "analyze", "batch", "play"])
+def test_max_memory_defaults_to_the_searchs_default(command):
+    from solver.search import DEFAULT_MEMORY_MB
+
+    (option,) = [p for p in main.commands[command].params if p.name == "max_memory"]
+    assert option.default == DEFAULT_MEMORY_MB
+
+
 @pytest.mark.parametrize("name", CASE_FILES)
 def test_judge_reproduces_the_answers_byte_for_byte(name):
     result = run("judge", CASES / f"{name}.in")

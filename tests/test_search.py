@@ -14,7 +14,7 @@ from solver.errors import LandlordError
 from solver.ordering import WINNER_SLOTS
 from solver.rules import BANNABLE, CLASSIC
 from solver.search import LOSS, UNKNOWN, WIN, Searcher, make_position
-from solver.table import GENERATIONS
+from solver.table import GENERATIONS, grow, new_table, probe, store
 from solver.table import table_key as kernel_key
 
 
@@ -419,6 +419,43 @@ def test_old_entries_never_count_even_after_the_table_is_wiped():
     solve_win(busy, parse_position("L=3 P1=4"))  # the last number, other entries
     # numbered 1 again: but for the wipe, question 1's entries would settle it at once
     assert solve_win(busy, pos).stats.nodes == fresh
+
+
+def test_a_grown_table_finds_every_entry_it_held():
+    """Doubling the rows in use moves each entry of the question to the bucket its key
+    names among twice as many rows; other questions' entries stay where they are."""
+    rng = random.Random(5)
+    tt = new_table(1)
+    half = tt.shape[0] // 2
+    positions = [[pack(h) for h in random_split(rng, (6, 5, 5))] for _ in range(3 * half // 2)]
+    for n, (h0, h1, h2) in enumerate(positions):  # more than half fit: some are replaced
+        store(kernel_key(h0, h1, h2, 0, n % 3, half), n % 2, n, tt, 1 + n % 2)
+    held = [
+        (n, p)
+        for n, p in enumerate(positions)
+        if probe(kernel_key(*p, 0, n % 3, half), tt, 1 + n % 2) == n % 2
+    ]
+    assert 0 < len(held) < len(positions)
+    grow(tt, half, 2)  # question 2's entries move; question 1's stay
+    for n, (h0, h1, h2) in held:
+        if n % 2:  # question 2
+            assert probe(kernel_key(h0, h1, h2, 0, n % 3, 2 * half), tt, 2) == 1
+        else:
+            assert probe(kernel_key(h0, h1, h2, 0, n % 3, half), tt, 1) == 0
+
+
+def test_a_search_that_outgrows_its_table_rows_doubles_them():
+    pos = parse_position("L=44567789JK2R P1=457TQKKKA2 P2=6999TQA22B")  # 250-350 k nodes
+    fixed = solve_win(Searcher(memory_mb=0.25), pos)
+    grown = [Searcher(memory_mb=1, start_mb=0.25) for _ in range(2)]
+    results = [solve_win(s, pos) for s in grown]
+    assert grown[0].table_rows == 4 * Searcher(memory_mb=0.25).table_rows  # grown twice
+    assert {r.value for r in results} == {fixed.value}
+    assert len({(r.stats.nodes, tuple(map(str, r.line))) for r in results}) == 1
+    assert results[0].stats.nodes < fixed.stats.nodes  # (260 k against 350 k)
+    replay(pos, results[0].line, results[0].value)
+    solve_win(grown[0], parse_position("L=3455KK P1=345522"))  # a new question starts small
+    assert grown[0].table_rows == Searcher(memory_mb=0.25).table_rows
 
 
 def test_limits_give_unknown_not_a_wrong_answer():
