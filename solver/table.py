@@ -17,6 +17,7 @@ keeps to a few rows, which the caches serve better.
 
 from __future__ import annotations
 
+import mmap
 from collections import namedtuple
 
 import numpy as np
@@ -74,11 +75,35 @@ def table_entries(memory_mb: float, words: int = ENTRY_WORDS) -> int:
     return entries
 
 
+HUGE_PAGE = 2 << 20  # bytes
+
+
+def _zeroed(size: int) -> np.ndarray:
+    """``size`` bytes of zeros, untouched, in 2 MB pages where the system gives them
+    (Linux's transparent huge pages): a table's lookups land anywhere in it, and with
+    pages of 4 KB almost every one also misses the processor's page cache. On the
+    hardest 44-card position of the growth list, 7-13% less time."""
+    if not hasattr(mmap, "MADV_HUGEPAGE"):
+        return np.zeros(size, np.uint8)
+    try:
+        memory = mmap.mmap(-1, size + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except OSError as e:
+        raise MemoryError(f"cannot map {size} bytes: {e.strerror or e}") from None
+    try:
+        memory.madvise(mmap.MADV_HUGEPAGE)
+    except OSError:  # (a kernel without them: pages of 4 KB, as np.zeros gives)
+        pass
+    raw = np.frombuffer(memory, np.uint8)
+    start = -raw.ctypes.data % HUGE_PAGE
+    return raw[start : start + size]
+
+
 def new_table(memory_mb: float, words: int = ENTRY_WORDS, touched: int | None = None) -> np.ndarray:
     """The largest table of entries of ``words`` words within ``memory_mb``, its first
     ``touched`` entries (all by default) written now so that no question pays for their
     first touch; the rest take memory only once a search grows into them."""
-    table = np.zeros((table_entries(memory_mb, words), words), np.int64)
+    entries = table_entries(memory_mb, words)
+    table = _zeroed(entries * words * 8).view(np.int64).reshape(entries, words)
     table[:touched] = 0
     return table
 

@@ -1,6 +1,7 @@
 """The forced-win search: published answers, agreement with the slow reference minimax,
 lines replayed move by move by independent code, determinism, limits."""
 
+import mmap
 import random
 
 import pytest
@@ -14,7 +15,16 @@ from solver.errors import LandlordError
 from solver.ordering import WINNER_SLOTS
 from solver.rules import BANNABLE, CLASSIC
 from solver.search import LOSS, UNKNOWN, WIN, Searcher, make_position
-from solver.table import GENERATIONS, grow, new_table, probe, store
+from solver.table import (
+    ENTRY_WORDS,
+    GENERATIONS,
+    HUGE_PAGE,
+    grow,
+    new_table,
+    probe,
+    store,
+    table_entries,
+)
 from solver.table import table_key as kernel_key
 
 
@@ -419,6 +429,16 @@ def test_old_entries_never_count_even_after_the_table_is_wiped():
     solve_win(busy, parse_position("L=3 P1=4"))  # the last number, other entries
     # numbered 1 again: but for the wipe, question 1's entries would settle it at once
     assert solve_win(busy, pos).stats.nodes == fresh
+
+
+def test_a_new_table_is_zeroed_and_starts_on_a_huge_page():
+    tt = new_table(8, touched=0)
+    assert tt.shape == (table_entries(8), ENTRY_WORDS)
+    assert not tt.any()
+    if hasattr(mmap, "MADV_HUGEPAGE"):  # (where the system has them)
+        assert tt.ctypes.data % HUGE_PAGE == 0
+    with pytest.raises(MemoryError):
+        new_table(1 << 40)
 
 
 def test_a_grown_table_finds_every_entry_it_held():
