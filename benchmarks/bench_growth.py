@@ -14,11 +14,12 @@ both solve the same positions even where the baseline has no growth suite.
 Each tree runs in a process of its own, one core, warm, and the trees take turns
 position by position (which goes first alternates), so that a machine that slows down
 or speeds up during the run weighs on both alike: every position from an empty table
-of the default size, stopped at ``--node-limit`` nodes or ``--time-limit`` seconds, whichever comes
-first. ``--repeat N`` solves each answered position N times in each tree and keeps the
-fastest time (the nodes are the same every time). A baseline is a second worktree of an
-older commit (``git worktree add ../base COMMIT``): only its ``solver.search.Searcher``
-and ``solver.endgame.parse_position`` are used, which every version has.
+of the default size, stopped at ``--node-limit`` nodes or ``--time-limit`` seconds,
+whichever comes first. ``--repeat N`` solves each answered position N times in each tree
+and keeps the fastest time (the nodes are the same every time). A baseline is a second
+worktree of an older commit (``git worktree add ../base COMMIT``): only its
+``solver.search.Searcher`` and ``solver.endgame.parse_position`` are used, which every
+version has.
 
 Per set: positions answered within the limits, median and worst time, median nodes and
 total time, for both trees, and the ratios (baseline / this tree: above 1 this tree is

@@ -248,7 +248,7 @@ EPSILON_SHIFT = 1  # the best move is searched until its number passes 1 + 1/2 o
 #: yet searched (for the side to move): the order is usually right, so the search keeps
 #: to a move until its proof has grown well past the next move's guess.
 PLACE_WEIGHT = 64
-TIME_CHECK = 4095  # look at the clock every 4096 nodes
+TIME_CHECK = 4095  # look at the clock (and the table's rows in use) every 4096 nodes
 
 
 class Buffers:
@@ -641,10 +641,8 @@ def _open(node, key, nodes, columns, ctx):
         if done != UNKNOWN:
             return done, 0, 0
     generation = stats[C_GENERATION]
-    entries = stats[C_ENTRIES]
-    if nodes & TIME_CHECK == 0 and nodes > GROW_AFTER * entries and entries < ctx.tt.shape[0]:
-        grow(ctx.tt, entries, generation)
-        stats[C_ENTRIES] = 2 * entries
+    if nodes & TIME_CHECK == 0:
+        _grow_if_outgrown(stats, nodes, ctx.tt)
     known = probe(key, ctx.tt, generation)
     if known != UNKNOWN:
         stats[C_HITS] += 1
@@ -666,6 +664,16 @@ def _open(node, key, nodes, columns, ctx):
         situation = _depth_first_situation(node)
         winner_first(ctx.winners, _hand(node, node.mover), situation, base, n, ctx.arena)
     return UNKNOWN, n, wholes
+
+
+@kernel
+def _grow_if_outgrown(stats, nodes, tt):
+    """Double the value table's rows in use once the search's ``nodes`` pass
+    :data:`GROW_AFTER` times their number, while the table has more."""
+    entries = stats[C_ENTRIES]
+    if nodes > GROW_AFTER * entries and entries < tt.shape[0]:
+        grow(tt, entries, stats[C_GENERATION])
+        stats[C_ENTRIES] = 2 * entries
 
 
 @kernel
@@ -714,14 +722,14 @@ def _known_child(node, mine, base, n, ctx):
     bucket and its fourth hand in column ``i + 2n``), for the search to pass on. They
     are worked out in batches before the lookups, which then do not wait on each
     other."""
-    arena, tt = ctx.arena, ctx.tt
+    arena, tt, entries = ctx.arena, ctx.tt, _entries(ctx)
     generation = ctx.scratch[X_STATS, C_GENERATION]
     for start in range(base, base + n, BATCH):
         stop = min(start + BATCH, base + n)
         for i in range(start, stop):
             child = _child(node, ctx.players, arena, i)
             key = table_key(
-                child.hand0, child.hand1, child.hand2, child.hand3, _info(child), _entries(ctx)
+                child.hand0, child.hand1, child.hand2, child.hand3, _info(child), entries
             )
             j = i + n
             arena[A_CARDS, j], arena[A_METAS, j], arena[A_KEYS, j] = key.hand0, key.hand1, key.hand2
