@@ -13,7 +13,10 @@ unbeatable play or into the one last play, which may be beatable. First, the car
 the ranks that no unbeatable play holds must all fit in one play, the last (a cheap
 test that ends most failing springs at once). The plays are grouped
 by lowest rank, longest first; states that failed are remembered in a small
-direct-mapped table, stamped per deal so that it is never cleared.
+direct-mapped table, stamped per set of plays so that it is never cleared. The
+forced-win search marks a hand's plays once (:func:`spring_plays`) and searches
+several hands within it over them (:func:`spring_from`): the hand, and what is left of
+it after the plays it would lead first.
 """
 
 from __future__ import annotations
@@ -51,10 +54,14 @@ LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used
 # The workspace is one 2-D int64 array (a row each, reused from deal to deal and never
 # cleared: a per-deal stamp tells the memo's entries apart), so that it travels to a
 # kernel as one object. These name its rows.
-W_CLOCK, W_THR, W_MINR, W_ZERO, W_CARDS, W_META, W_SAFE, W_RISKY = range(8)
+W_STATE, W_THR, W_MINR, W_ZERO, W_CARDS, W_META, W_SAFE, W_RISKY = range(8)
 W_SAFE_AT, W_RISKY_AT, W_KEY, W_STAMP, W_STACK_H, W_STACK_I, W_STACK_PLAY, W_LINE = range(8, 16)
 W_KEYS, W_ORDER, W_TALLY = 16, 17, 18
 W_ROWS = 19
+# Columns of the row W_STATE: the memo's stamp (a new one for each set of plays
+# searched), and what spring_plays found of the plays: how many are unbeatable, the
+# ranks those hold, whether they are grouped for the search yet.
+S_STAMP, S_SAFE_PLAYS, S_COVERED, S_GROUPED = range(4)
 
 
 def workspace() -> np.ndarray:
@@ -194,36 +201,61 @@ def unbeatable_table(deal, rules, ws):
 
 @kernel
 def spring_search(packed, n, cards, metas, at, ws):
-    """The spring search over the hand's ``n`` plays (all of them, with their metas, from
-    index ``at`` on), against ``minr``, the lowest unbeatable rank of every shape (see
-    :func:`unbeatable_table`). Returns the witness length or 0.
+    """The spring search of the hand ``packed`` over its ``n`` plays (with their metas,
+    from index ``at`` on), against ``minr``, the lowest unbeatable rank of every shape
+    (see :func:`unbeatable_table`). Returns the witness length or 0."""
+    spring_plays(n, metas, cards, at, ws)
+    return spring_from(packed, n, cards, at, ws)
 
-    The search covers the lowest remaining rank first: it must go either into an
-    unbeatable play or into the one last play, which may be beatable. A state is the
-    cards left and whether the last play is taken.
-    """
-    ws[W_CLOCK][0] += 1
-    stamp = ws[W_CLOCK][0]
-    line, minr, flags = ws[W_LINE], ws[W_MINR], ws[W_META]
+
+@kernel
+def spring_plays(n, metas, cards, at, ws):
+    """Mark which of ``n`` plays (from index ``at`` on) are unbeatable, for
+    :func:`spring_from` to search any hand within them: the hand they were generated
+    for, or what is left of it after some plays. Their grouping for the search is made
+    by the first search that needs it."""
+    row, minr, flags = ws[W_STATE], ws[W_MINR], ws[W_META]
     n_safe = covered = 0
     for i in range(n):
-        m = metas[at + i]
-        flags[i] = unbeatable(m, minr)
+        flags[i] = unbeatable(metas[at + i], minr)
         n_safe += flags[i]
         if flags[i]:
             covered |= ranks_held(cards[at + i])
-    if n_safe == 0 or not _last_can_hold(packed & ~(covered * 15), n, cards, at):
+    row[S_STAMP] += 1  # a new memo: its failures hold for these plays only
+    row[S_SAFE_PLAYS], row[S_COVERED], row[S_GROUPED] = n_safe, covered, 0
+
+
+@kernel
+def spring_from(packed, n, cards, at, ws):
+    """The spring search of ``packed`` over the ``n`` plays that :func:`spring_plays`
+    marked last (any hand within the hand they were generated for): the witness length
+    or 0.
+
+    The search covers the lowest remaining rank first: it must go either into an
+    unbeatable play or into the one last play, which may be beatable. A state is the
+    cards left and whether the last play is taken; the states that failed are
+    remembered for every search over the same plays.
+    """
+    row = ws[W_STATE]
+    bare = packed & ~(row[S_COVERED] * 15)
+    if row[S_SAFE_PLAYS] == 0 or not _last_can_hold(bare, n, cards, at):
         return 0
+    stamp = row[S_STAMP]
+    line = ws[W_LINE]
     safe, risky = ws[W_SAFE], ws[W_RISKY]
     safe_at, risky_at = ws[W_SAFE_AT], ws[W_RISKY_AT]
-    tally = ws[W_TALLY]
-    _bucket(n, cards, at, flags, ws[W_KEYS], ws[W_ORDER], tally, safe, safe_at, risky, risky_at)
+    if not row[S_GROUPED]:
+        keys, order, tally = ws[W_KEYS], ws[W_ORDER], ws[W_TALLY]
+        _bucket(n, cards, at, ws[W_META], keys, order, tally, safe, safe_at, risky, risky_at)
+        row[S_GROUPED] = 1
     memo_key, memo_stamp = ws[W_KEY], ws[W_STAMP]
     size = MEMO_SIZE
     stack_h, stack_i, stack_play = ws[W_STACK_H], ws[W_STACK_I], ws[W_STACK_PLAY]
     depth = np.int64(0)  # not a bare 0, which would compile the helpers once more for it
     stack_h[0] = packed
     stack_i[0] = 0
+    if memo_stamp[_slot(packed, size)] == stamp and memo_key[_slot(packed, size)] == packed:
+        return 0  # it failed already
     while depth >= 0:
         state = stack_h[depth]
         hand = state & ~LAST_TAKEN

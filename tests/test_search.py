@@ -125,6 +125,27 @@ def test_taking_the_lead_back(spec, wins):
 @pytest.mark.parametrize(
     ("spec", "wins", "quick"),
     [
+        ("L=3472B P1=568 P2=9TJ", True, True),  # 3 and 4, each taken back; then the 7
+        ("L=334722B P1=5568 P2=99TJ", True, True),  # 33 back with 22, the 4 with B; the 7
+        ("L=345722B P1=5689 P2=9TJQ", True, True),  # 3, 4 and 5 back with B, 2 and 2
+        ("L=3472B P1=58 P2=9TJ", False, False),  # peasant 1 goes out on the 4
+        ("L=3457BR P1=5689 P2=9TJQ", False, False),  # three low singles, two to take back
+        ("L=3472B P1=568 P2=9TJ2", True, False),  # the 2 is not above them all: searched
+    ],
+)
+def test_taking_the_lead_back_again(spec, wins, quick):
+    """Leading low more than once, taking the lead back each time: where it holds, the
+    root is settled by itself (one node); where it only seems to, searched."""
+    pos = parse_position(spec)
+    assert ref.minimax(pos.hands, 0, None, None) == wins
+    searcher = Searcher(memory_mb=1)
+    assert searcher.value(pos) == (WIN if wins else LOSS)
+    assert (searcher.stats.nodes == 1) == quick
+
+
+@pytest.mark.parametrize(
+    ("spec", "wins", "quick"),
+    [
         ("L=23 P1=45 P2=67 TABLE=9@P1 TO=L", True, True),  # the 2, then the 3
         ("L=23 P1=45 TABLE=9@P1 TO=L", True, True),  # two players
         ("L=234567 P1=66 P2=77 TABLE=9@P1 TO=L", True, True),  # the 2, then the chain
