@@ -24,11 +24,10 @@ order:
    only: a partner just passes); or he can do so after leading his lowest singles and
    pairs, up to three, each followed by one no opponent can beat that takes the lead
    back; or, answering a play, he can beat it with a play no opponent can beat and
-   then do either (from 20
-   cards in play down, only where the rest needs at most three plays: below that the
-   test costs more time than the nodes it saves). Under a goal, a way out counts only
-   when it meets the goal, and a goal the bombs left in the hands cannot reach (or
-   cannot exceed) is settled before anything else;
+   then do either (from 20 cards in play down, only where the rest needs at most three
+   plays: below that the test costs more time than the nodes it saves). Under a goal,
+   a way out counts only when it meets the goal, and a goal the bombs left in the
+   hands cannot reach (or cannot exceed) is settled before anything else;
 3. the moves, ordered (:mod:`solver.ordering`; under a goal that wants two doublings or
    more, the bombs and the rocket first), without the plays whose kicker a lower one
    would replace to the mover's gain (for a peasant, where no partner holds a rank
@@ -154,7 +153,7 @@ from .ordering import (
     winner_first,
 )
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
-from .rules import BOMB, ROCKET, RuleSet
+from .rules import BOMB, PAIR, ROCKET, SINGLE, RuleSet
 from .spring import (
     W_MINR,
     W_THR,
@@ -1031,19 +1030,17 @@ def _spring_after_taking_back(hand, node, players, n, base, ctx):
     for pairs in range(TAKE_BACK + 1):
         if fewest <= 2 * pairs:
             break
-        taken = _lows_and_tops(hand, two, pairs, thr[2 * 16 + 1])
+        taken = _lows_and_tops(hand, two, pairs, thr[PAIR * 16 + 1])
         if taken < 0:
             break
-        for singles in range(TAKE_BACK + 1 - pairs):
+        for singles in range(0 if pairs else 1, TAKE_BACK + 1 - pairs):  # one low play or more
             if fewest <= 2 * pairs + singles:
                 break
-            also = _lows_and_tops(hand - taken, one, singles, thr[16 + 1])
+            also = _lows_and_tops(hand - taken, one, singles, thr[SINGLE * 16 + 1])
             if also < 0:
                 break
             rest = hand - taken - also
-            if pairs + singles and (
-                rest == 0 or spring_from(rest, n, ctx.arena[A_CARDS], base, ctx.ws) > 0
-            ):
+            if rest == 0 or spring_from(rest, n, ctx.arena[A_CARDS], base, ctx.ws) > 0:
                 return True
     return False
 

@@ -52,8 +52,8 @@ NIBBLE_TOPS = 0x888888888888888  # the top bit of each of the 15 four-bit rank f
 LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used
 
 # The workspace is one 2-D int64 array (a row each, reused from deal to deal and never
-# cleared: a per-deal stamp tells the memo's entries apart), so that it travels to a
-# kernel as one object. These name its rows.
+# cleared: a stamp per set of plays tells the memo's entries apart), so that it travels
+# to a kernel as one object. These name its rows.
 W_STATE, W_THR, W_MINR, W_ZERO, W_CARDS, W_META, W_SAFE, W_RISKY = range(8)
 W_SAFE_AT, W_RISKY_AT, W_KEY, W_STAMP, W_STACK_H, W_STACK_I, W_STACK_PLAY, W_LINE = range(8, 16)
 W_KEYS, W_ORDER, W_TALLY = 16, 17, 18
@@ -240,7 +240,11 @@ def spring_from(packed, n, cards, at, ws):
     bare = packed & ~(row[S_COVERED] * 15)
     if row[S_SAFE_PLAYS] == 0 or not _last_can_hold(bare, n, cards, at):
         return 0
-    stamp = row[S_STAMP]
+    stamp, size = row[S_STAMP], MEMO_SIZE
+    memo_key, memo_stamp = ws[W_KEY], ws[W_STAMP]
+    slot = _slot(packed, size)
+    if memo_stamp[slot] == stamp and memo_key[slot] == packed:
+        return 0  # it failed already
     line = ws[W_LINE]
     safe, risky = ws[W_SAFE], ws[W_RISKY]
     safe_at, risky_at = ws[W_SAFE_AT], ws[W_RISKY_AT]
@@ -248,14 +252,10 @@ def spring_from(packed, n, cards, at, ws):
         keys, order, tally = ws[W_KEYS], ws[W_ORDER], ws[W_TALLY]
         _bucket(n, cards, at, ws[W_META], keys, order, tally, safe, safe_at, risky, risky_at)
         row[S_GROUPED] = 1
-    memo_key, memo_stamp = ws[W_KEY], ws[W_STAMP]
-    size = MEMO_SIZE
     stack_h, stack_i, stack_play = ws[W_STACK_H], ws[W_STACK_I], ws[W_STACK_PLAY]
     depth = np.int64(0)  # not a bare 0, which would compile the helpers once more for it
     stack_h[0] = packed
     stack_i[0] = 0
-    if memo_stamp[_slot(packed, size)] == stamp and memo_key[_slot(packed, size)] == packed:
-        return 0  # it failed already
     while depth >= 0:
         state = stack_h[depth]
         hand = state & ~LAST_TAKEN
