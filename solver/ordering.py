@@ -34,6 +34,10 @@ SHORT_LIST = 16  # moves sorted by insertion rather than by counting
 PLAIN_BITS = 11  # the bits of the plain sort key (SORT_KEYS = 2**11)
 PLAIN_KEYS = 1 << PLAIN_BITS
 REST_MAX = 15  # the plays the rest of a hand needs, as a sort key: at most this
+#: An answer's plain key holds, above its control, safe and rank bits, the plays that
+#: seeing chains through ranks held more than once saves its rest (at most CHAINED_MAX).
+CHAINED_SHIFT = 6
+CHAINED_MAX = 15
 #: Bits of each move's sort key that carry who cannot answer it (one per player after
 #: the mover: three at most).
 CANNOT_BITS = 3
@@ -41,7 +45,9 @@ CANNOT_MASK = (1 << CANNOT_BITS) - 1
 
 
 @kernel
-def order_moves(base, n, hand, free, has_pass, pass_first, before_bombs, opponents, arena, by_key):
+def order_moves(
+    base, n, hand, free, has_pass, pass_first, before_bombs, chain_ties, opponents, arena, by_key
+):
     """Sort the moves in ``base .. base + n`` of the arena (a stable counting sort),
     keeping each move's bits of who cannot answer it (``opponents``: the bits of the
     mover's opponents).
@@ -49,28 +55,34 @@ def order_moves(base, n, hand, free, has_pass, pass_first, before_bombs, opponen
     First by the plays the rest of the hand still needs, fewest first: the move that
     leaves the hand closest to going out (in answer :func:`plays_needed`, which sees
     chains through ranks held more than once; on a lead the plain :func:`hand_count`,
-    which measured no worse there and costs less); bombs and the rocket, the control a
-    hand keeps for last, come after every other play whatever their rest. Then, on a
-    free lead, more cards first. Then plays an opponent can answer before those no
-    opponent can (shed weak cards, keep control for later); then low ranks first. A
-    pass (the last move, if ``has_pass``) goes first when the partner owns the table,
-    else, if ``before_bombs``, before the bombs and the rocket (for the plain win, where
-    they are control alone, not doublings the stake question wants), else stays last.
+    which measured no worse there and costs less; with ``chain_ties`` (two players),
+    among answers whose rests need as many, first those whose count owes least to the
+    chains, that the plain count agrees with); bombs and the rocket, the control a hand
+    keeps for last, come after every other play whatever their rest. Then, on a free
+    lead, more cards first. Then plays an opponent can answer before those no opponent
+    can (shed weak cards, keep control for later); then low ranks first. A pass (the
+    last move, if ``has_pass``) goes first when the partner owns the table, else, if
+    ``before_bombs``, before the bombs and the rocket (for the plain win, where they are
+    control alone, not doublings the stake question wants), else stays last.
 
     Measured, depth first, on random positions of 24-32 cards: sorting answers by the
     rest as well as leads, and answering with low ranks first, needs 5.5x fewer nodes
     with two players and 3x fewer with three (high ranks first and the rest for leads
     alone, before). (On the published endgames and random deals: "plays no one can
-    answer first" needs about twice the nodes, and answering with them first 4x;
-    sorting leads by size before the rest, 1.5x to 4x.) Answers by :func:`plays_needed`
-    rather than the hand count: 8% less time on positions of 38-54 cards, 68 M nodes
-    instead of 114 M on a 44-card one, and 27 k instead of 286 k on a two-player one of
-    30 cards. Bombs and the rocket after every other play, rather than by their rest
-    like the others, and for the plain win after the pass as well: a third fewer nodes
-    on the seven 50-card positions of the growth list that are answered, 13% on its
-    38-card ones and a quarter on its 32-card ones, the same on random positions of
-    24-32 cards, and 10% fewer on the stake list (with the pass before the bombs under
-    a stake goal too, twice as many).
+    answer first" needs about twice the nodes, and answering with them first 4x; sorting
+    leads by size before the rest, 1.5x to 4x.) Answers by :func:`plays_needed` rather
+    than the hand count: 8% less time on positions of 38-54 cards, 68 M nodes instead of
+    114 M on a 44-card one, and 27 k instead of 286 k on a two-player one of 30 cards;
+    those whose count owes least to the chains first among equals, with two players:
+    47,925 nodes instead of 76,191 on a position of 29 cards that took more time than
+    the hand count alone, 27 k instead of 95 k on another (with three players it cost
+    the six whole deals of the growth list it answers 3.1 M nodes instead of 2.4 M, and
+    a seventh more than 200 M instead of 192 M). Bombs and the rocket after every other
+    play, rather than by their rest like the others, and for the plain win after the
+    pass as well: a third fewer nodes on the seven 50-card positions of the growth list
+    that are answered, 13% on its 38-card ones and a quarter on its 32-card ones, the
+    same on random positions of 24-32 cards, and 10% fewer on the stake list (with the
+    pass before the bombs under a stake goal too, twice as many).
     """
     cards, metas, keys = arena[A_CARDS], arena[A_METAS], arena[A_KEYS]
     plays = n - 1 if has_pass else n
@@ -82,8 +94,13 @@ def order_moves(base, n, hand, free, has_pass, pass_first, before_bombs, opponen
         key = (size * 2 + safe) * 16 + rank
         if control:  # after every other play, whatever the rest
             rest = REST_MAX
+        elif free:
+            rest = hand_count(hand - cards[i])
         else:
-            rest = hand_count(hand - cards[i]) if free else plays_needed(hand - cards[i])
+            rest = plays_needed(hand - cards[i])
+            if chain_ties:
+                chained = hand_count(hand - cards[i]) - rest  # what seeing the chains saved
+                key |= min(chained, CHAINED_MAX) << CHAINED_SHIFT
         key |= min(rest, REST_MAX) << PLAIN_BITS
         keys[i] = key << CANNOT_BITS | keys[i]  # the cannot-answer bits ride along
     if plays <= SHORT_LIST:

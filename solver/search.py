@@ -913,8 +913,10 @@ def _expand(node, base, ctx):
     # the mover's opponents among the players after him, as bits like ``cannot``'s
     opponents = (1 << (players - 1)) - 1 if mover == 0 else 1 << (players - 1 - mover)
     free, has_pass, by_key = table == 0, table != 0, scratch[X_BY_KEY]
-    plain = goal == PLAIN
-    order_moves(base, n, hand, free, has_pass, partner_owns, plain, opponents, arena, by_key)
+    plain, chain_ties = goal == PLAIN, players == 2
+    order_moves(
+        base, n, hand, free, has_pass, partner_owns, plain, chain_ties, opponents, arena, by_key
+    )
     if bombs_first(goal, mover):
         doublings_first(base, n, arena)
     return n, whole_first | whole_second << WHOLE_BITS | whole_third << (2 * WHOLE_BITS)

@@ -9,16 +9,18 @@ import pytest
 import reference as ref
 
 from solver.cards import ACE, NUM_RANKS, format_hand, pack, parse_hand, unpack
-from solver.movegen import Move, follows, leads
+from solver.movegen import Move, as_play, follows, leads
 from solver.ordering import (
     A_CARDS,
     A_KEYS,
     A_METAS,
     A_ROWS,
+    SORT_KEYS,
     WINNER_COLUMNS,
     WINNER_SLOTS,
     drop_dominated,
     hand_count,
+    order_moves,
     plays_needed,
     remember_winner,
     winner_first,
@@ -457,3 +459,35 @@ def test_a_remembered_winner_comes_first_and_the_rest_keep_their_order() -> None
     assert list(arena[A_KEYS, 2:7]) == [3, 0, 1, 2, 4]
     assert arena[A_CARDS, 2] == pack(moves[3].cards) and arena[A_METAS, 2] == moves[3].meta
     assert (arena[:, :2] == 0).all() and (arena[:, 7:] == 0).all()
+
+
+@pytest.mark.parametrize(
+    ("hand", "table", "chain_ties", "order"),
+    [
+        # Q leaves 2 plays, the others 3, but 8's three need the chain TJQKA through QQQ
+        ("888TJQQQKA", "3", True, ["Q", "T", "J", "K", "A", "8"]),
+        ("888TJQQQKA", "3", False, ["Q", "8", "T", "J", "K", "A"]),
+        # each leaves 4 plays, but 99's four need the chain 9TJQK through TT and KK
+        ("4999TTJQKK", "33", True, ["TT", "KK", "99"]),
+        ("4999TTJQKK", "33", False, ["99", "TT", "KK"]),
+    ],
+)
+def test_answers_go_by_the_rest_then_by_what_its_chains_save(
+    hand: str, table: str, chain_ties: bool, order: list[str]
+) -> None:
+    """In answer the fewest plays the rest needs come first; among equals, with
+    ``chain_ties`` (two players), the rest whose count owes least to chains through
+    ranks held more than once (its plain hand count agrees); then the low ranks."""
+    cards = parse_hand(hand)
+    moves = follows(cards, as_play(parse_hand(table)))
+    packed = pack(cards)
+    rests = [plays_needed(packed - pack(m.cards)) for m in moves]
+    saved = [hand_count(packed - pack(m.cards)) - r for m, r in zip(moves, rests, strict=True)]
+    assert len(set(rests)) < len(rests) and len(set(saved)) > 1  # the tie-break decides
+    arena = np.zeros((A_ROWS, 64), np.int64)
+    for i, m in enumerate(moves):
+        arena[A_CARDS, i], arena[A_METAS, i] = pack(m.cards), m.meta
+    by_key = np.zeros(SORT_KEYS + 1, np.int64)
+    order_moves(0, len(moves), packed, False, False, False, False, chain_ties, 1, arena, by_key)
+    got = [format_hand(unpack(c)) for c in arena[A_CARDS, : len(moves)]]
+    assert got == order
