@@ -94,13 +94,12 @@ def order_moves(
         key = (size * 2 + safe) * 16 + rank
         if control:  # after every other play, whatever the rest
             rest = REST_MAX
-        elif free:
-            rest = hand_count(hand - cards[i])
         else:
-            rest = plays_needed(hand - cards[i])
-            if chain_ties:
-                chained = hand_count(hand - cards[i]) - rest  # what seeing the chains saved
-                key |= min(chained, CHAINED_MAX) << CHAINED_SHIFT
+            left = hand - cards[i]
+            plain = hand_count(left)
+            rest = plain if free else with_chains(left, plain)
+            if chain_ties and not free:  # what seeing the chains saved
+                key |= min(plain - rest, CHAINED_MAX) << CHAINED_SHIFT
         key |= min(rest, REST_MAX) << PLAIN_BITS
         keys[i] = key << CANNOT_BITS | keys[i]  # the cannot-answer bits ride along
     if plays <= SHORT_LIST:
@@ -170,7 +169,13 @@ def plays_needed(h):
     and, where it holds runs of five or more ranks held once, twice or three times, a
     chain of singles along each run plus the hand count of the rest (3 44 5 66 7 is
     three plays, 34567 4 6, where the hand count sees five)."""
-    plain = hand_count(h)
+    return with_chains(h, hand_count(h))
+
+
+@kernel
+def with_chains(h, plain):
+    """:func:`plays_needed` of ``h``, given its hand count ``plain`` (the move ordering
+    has it already)."""
     many = (h >> 2 | h >> 3) & RANK_LOWS  # the ranks held four times or more
     held = ranks_held(h) & ~many & CHAIN_BITS
     runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16  # where a run of 5 starts
