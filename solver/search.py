@@ -1054,6 +1054,8 @@ def _lows_and_tops(hand, width, rounds, best):
     the plays that take the lead back after them. -1 when there are not so many, when a
     top play is not above ``best`` (the opponents' best of its shape), when the lowest
     play is not below it (then none needs taking back), or when a rank would be both."""
+    if rounds == 0:
+        return np.int64(0)
     lows = np.int64(0)
     lowest = -1
     found = 0
@@ -1063,13 +1065,17 @@ def _lows_and_tops(hand, width, rounds, best):
             lows += plays * width << (4 * r)
             found += plays
             lowest = r if lowest < 0 else lowest
+            if found == rounds:
+                break
     tops = np.int64(0)
     found = 0
     for r in range(NUM_RANKS - 1, best, -1):
         plays = min(((hand >> (4 * r)) & 15) // width, rounds - found)
         tops += plays * width << (4 * r)
         found += plays
-    if found < rounds or (rounds and lowest >= best) or held_ranks(lows) & held_ranks(tops):
+        if found == rounds:
+            break
+    if found < rounds or lowest >= best or held_ranks(lows) & held_ranks(tops):
         return np.int64(-1)
     return lows + tops
 
