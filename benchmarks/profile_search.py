@@ -11,8 +11,8 @@ compiled kernel is printed, highest first, with the positions' nodes and time.
 reads the names of such code from ``/tmp/perf-PID.map``, which this script writes with
 every function numba compiled in the process (its address, its size as the distance to
 the next one, its name from the mangled symbol). Only code compiled in the process has
-its symbols at hand, so the kernels are compiled afresh into a temporary cache (a
-minute or two) rather than loaded. A kernel that LLVM inlined counts in its caller.
+its symbols at hand, so the kernels are compiled afresh into a temporary cache (half a
+minute or more) rather than loaded. A kernel that LLVM inlined counts in its caller.
 """
 
 from __future__ import annotations
@@ -38,11 +38,12 @@ from numba.core.registry import cpu_target  # noqa: E402
 
 from solver.bench import default_growth_list, read_growth_list, warm  # noqa: E402
 from solver.endgame import parse_position  # noqa: E402
-from solver.search import Searcher  # noqa: E402
+from solver.search import LOSS, WIN, Position, Searcher  # noqa: E402
 
 DEFAULT_NAMES = "G38-5,G50-3,D54-5"
 SAMPLES_PER_SECOND = 999
-_IDENTIFIER = re.compile(r"(\d+)")
+PERF_MAP = Path(f"/tmp/perf-{os.getpid()}.map")  # where perf looks for the names
+_LENGTH = re.compile(r"\d+")
 
 
 def fail(message: str) -> NoReturn:
@@ -57,12 +58,9 @@ def demangle(symbol: str) -> str:
     if not symbol.startswith("_ZN"):
         return symbol
     names, at = [], 3
-    while at < len(symbol) and symbol[at].isdigit():
-        length = _IDENTIFIER.match(symbol, at)
-        assert length is not None
-        start = length.end()
-        names.append(symbol[start : start + int(length[1])])
-        at = start + int(length[1])
+    while length := _LENGTH.match(symbol, at):
+        at = length.end() + int(length[0])
+        names.append(symbol[length.end() : at])
     return ".".join(names) or symbol
 
 
@@ -107,45 +105,54 @@ def shares(data: Path) -> list[tuple[float, str]]:
     return rows
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="?", default=DEFAULT_NAMES, help="growth list names")
-    parser.add_argument("--node-limit", type=int, default=0, help="stop each search here")
-    parser.add_argument("--top", type=int, default=30, help="kernels to print")
-    args = parser.parse_args()
-    if shutil.which("perf") is None:
-        fail("perf is not installed (on Debian and Ubuntu: apt install linux-perf)")
-    listed = read_growth_list(default_growth_list()).entries
-    unknown = [n for n in args.names.split(",") if n not in listed]
-    if unknown:
-        fail(f"not in the growth list: {', '.join(unknown)} (names such as G44-6, D54-7)")
-    positions = [(n, parse_position(listed[n].position)) for n in args.names.split(",")]
-    print("compiling the kernels afresh (a minute or two) ...", flush=True)
-    searcher = Searcher(node_limit=args.node_limit)
+def profile(positions: list[tuple[str, Position]], node_limit: int, data: Path) -> None:
+    """Solve the positions under ``perf record`` (samples to ``data``), printing each
+    one's answer, nodes and time."""
+    print("compiling the kernels afresh (half a minute or more) ...", flush=True)
+    searcher = Searcher(node_limit=node_limit)
     warm(searcher)
-    perf_map = Path(f"/tmp/perf-{os.getpid()}.map")
-    write_perf_map(compiled_functions(), perf_map)
-    data = Path(CACHE) / "perf.data"
+    write_perf_map(compiled_functions(), PERF_MAP)
     command = ["perf", "record", "-F", str(SAMPLES_PER_SECOND), "-p", str(os.getpid())]
-    perf = subprocess.Popen([*command, "-o", str(data)], stderr=subprocess.PIPE, text=True)
+    errors = data.with_suffix(".err")
+    with errors.open("w") as err:
+        perf = subprocess.Popen([*command, "-o", str(data)], stderr=err)
     time.sleep(1)  # perf attaches
     if perf.poll() is not None:
-        fail(f"perf record failed: {perf.stderr.read().strip() if perf.stderr else ''}")
+        fail(f"perf record failed: {errors.read_text().strip()}")
     total = 0.0
     for name, pos in positions:
         searcher.start(pos.rules)
         value = searcher.value(pos)
         s = searcher.stats
         total += s.seconds
-        answer = {1: "win", 0: "loss"}.get(value, "unknown")
+        answer = {WIN: "win", LOSS: "loss"}.get(value, "unknown")
         print(f"{name:8} {answer:8} {s.nodes:>12,} nodes {s.seconds:8.2f} s", flush=True)
     perf.send_signal(signal.SIGINT)
     perf.wait()
     print(f"{'total':8} {'':8} {'':>12}       {total:8.2f} s\n")
-    for share, symbol in shares(data)[: args.top]:
-        print(f"{share:6.2f}%  {symbol}")
-    perf_map.unlink(missing_ok=True)
-    shutil.rmtree(CACHE, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="?", default=DEFAULT_NAMES, help="growth list names")
+    parser.add_argument("--node-limit", type=int, default=0, help="stop each search here")
+    parser.add_argument("--top", type=int, default=30, help="kernels to print")
+    args = parser.parse_args()
+    try:
+        if shutil.which("perf") is None:
+            fail("perf is not installed (on Debian and Ubuntu: apt install linux-perf)")
+        listed = read_growth_list(default_growth_list()).entries
+        names = args.names.split(",")
+        unknown = [n for n in names if n not in listed]
+        if unknown:
+            fail(f"not in the growth list: {', '.join(unknown)} (names such as G44-6, D54-7)")
+        data = Path(CACHE) / "perf.data"
+        profile([(n, parse_position(listed[n].position)) for n in names], args.node_limit, data)
+        for share, symbol in shares(data)[: args.top]:
+            print(f"{share:6.2f}%  {symbol}")
+    finally:  # (perf report reads the map: it goes only now)
+        PERF_MAP.unlink(missing_ok=True)
+        shutil.rmtree(CACHE, ignore_errors=True)
 
 
 if __name__ == "__main__":
