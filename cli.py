@@ -1132,15 +1132,15 @@ def analyze(
     With --stake, also what the hand is worth to him with best play on both sides.
 
     A deal is written "S1=... S2=... S3=... KITTY=..." (17, 17, 17 and 3 cards, the
-    whole deck; with --rules four-player also S4=, 25 cards each and 8), or comes from a
-    file of [[deal]] tables, as `landlord deal --format deal` writes them.
+    whole deck; with --rules four-player also S4=, 25 cards each and 8), quoted or not,
+    or comes from a file of [[deal]] tables, as `landlord deal --format deal` writes them.
     """
-    from solver.deals import Deal, load_deals, parse_deal
+    from solver.deals import Deal, deal_arguments, load_deals, parse_deal
     from solver.rules import check_question
 
     # every deal, or the error that spoils it alone: a bad one costs no other its answer
     items: list[Deal | LandlordError] = []
-    for target in targets:
+    for target in deal_arguments(targets):
         path = Path(target)
         if path.is_file():
             try:

@@ -198,6 +198,32 @@ def parse_deal(spec: str, rules: RuleSet = CLASSIC) -> Deal:
         raise CardError(f"deal {quoted(spec)}: {e}") from None
 
 
+#: The keys of a deal's words (seat keys of every game, the kitty's, the game's).
+DEAL_KEYS = ("S1", "S2", "S3", "S4", "KITTY", "RULES")
+
+
+def deal_arguments(words: tuple[str, ...] | list[str]) -> list[str]:
+    """The command line's arguments with each deal typed without quotes (``S1=...
+    S2=... S3=... KITTY=...`` as separate words) joined into one: a run of single
+    ``KEY=`` words makes one deal, a key met again starts the next. Other arguments
+    (files, quoted deals) pass as they are."""
+    joined: list[str] = []
+    keys: set[str] = set()  # those of the run being joined (empty: none is)
+    for word in words:
+        key, sep, _ = word.partition("=")
+        key = key.upper()
+        if not sep or key not in DEAL_KEYS or len(word.split()) != 1:
+            joined.append(word)
+            keys = set()
+        elif keys and key not in keys:
+            joined[-1] += " " + word
+            keys.add(key)
+        else:
+            joined.append(word)
+            keys = {key}
+    return joined
+
+
 def load_deals(raw: bytes, source: str, rules: RuleSet = CLASSIC) -> list[Deal | InputFileError]:
     """Every deal of a file of ``[[deal]]`` tables, or the error that spoils it; one bad
     deal spoils only itself."""

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from solver.deals import iter_deals, iter_open_deals, load_deals, parse_deal
+from solver.deals import deal_arguments, iter_deals, iter_open_deals, load_deals, parse_deal
 from solver.endgame import solve_win
 from solver.search import WIN, Searcher, make_position
 
@@ -195,6 +195,28 @@ def test_a_bad_deal_costs_no_other_its_table(tmp_path):
         "none.toml: no such file, and not a deal (expected S1=, S2=, S3=, KITTY=)"
     )
     assert errors[2].endswith(f"{tmp_path}: not a file (expected [[deal]] tables)")
+
+
+def test_deal_words_typed_without_quotes_join():
+    words = ["S1=3", "s2=4", "S3=5", "KITTY=6", "S1=7", "S2=8", "d.toml", "S3=9", "S1=3 S2=4"]
+    assert deal_arguments(words) == [
+        "S1=3 s2=4 S3=5 KITTY=6",
+        "S1=7 S2=8",
+        "d.toml",
+        "S3=9",
+        "S1=3 S2=4",
+    ]
+
+
+def test_a_deal_typed_without_quotes_is_one_deal(tmp_path):
+    deal = _decided_deal(tmp_path).describe()
+    result = run("analyze", *deal.split(), deal, "--json", "--workers", 1)
+    assert result.exit_code == 0, result.stderr
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["deal"] == second["deal"] == deal
+    answers = [(s["seat"], s["answer"], s["move"], s["nodes"]) for s in first["seats"]]
+    assert answers == [(s["seat"], s["answer"], s["move"], s["nodes"]) for s in second["seats"]]
+    assert all(isinstance(s["answer"], bool) for s in first["seats"])
 
 
 @pytest.mark.parametrize("workers", [1, 2])
