@@ -1234,17 +1234,33 @@ class Searcher:
 
     def known(self, pos: Position, goal: int = PLAIN) -> int:
         """What the table (or an exact quick result) already holds of ``pos`` (under
-        ``goal``): WIN, LOSS or UNKNOWN, from a look that opens at most the position
-        itself and counts no nodes. After a proof-number search, which settles few of a
-        lead's many moves, this finds the move it proved without searching the others."""
+        ``goal``): WIN, LOSS or UNKNOWN, from looks that open at most one position each
+        and count no nodes. After a proof-number search, which settles few of a lead's
+        many moves, this finds the move it proved without searching the others.
+
+        The search lets a player who cannot beat the play on the table pass at once,
+        without a position of his own, so what it holds of such a position it holds
+        of the one after his pass: the looks go on past such passes."""
         limit = self.node_limit
         nodes, hits, aborted = self.stats.nodes, self.stats.hits, self.stats.aborted
-        self.node_limit = nodes + 1
         try:
-            return self.value(pos, goal)
+            while True:
+                self.node_limit = nodes + 1
+                self.stats.nodes, self.stats.hits, self.stats.aborted = nodes, hits, aborted
+                value = self.value(pos, goal)
+                if value != UNKNOWN or not self._must_pass(pos):
+                    return value
+                pos = pos.after(None)
         finally:
             self.node_limit = limit
             self.stats.nodes, self.stats.hits, self.stats.aborted = nodes, hits, aborted
+
+    @staticmethod
+    def _must_pass(pos: Position) -> bool:
+        """Whether the mover cannot beat the play on the table (the game not over)."""
+        if pos.table is None or pos.winner is not None:
+            return False
+        return not follows(pos.hands[pos.to_move], pos.table, pos.rules)
 
     def by_proof_numbers(self, pos: Position) -> bool:
         """Whether this searcher gives ``pos`` to the proof-number search."""

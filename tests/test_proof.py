@@ -119,6 +119,21 @@ def test_a_whole_deal_won_by_proof_numbers_gets_its_line_within_the_search_s_bud
     replay(pos, result.line, result.value)
 
 
+def test_a_proved_move_no_one_can_answer_is_found_past_the_forced_passes():
+    """The search lets a player who cannot answer a play pass without a position of his
+    own, so the proved bomb with kickers, which neither peasant can beat, is known only
+    after both passes: the line must look past them (before, it searched the lead's
+    moves in their listed order until the limit stopped it, and gave no line)."""
+    pos = parse_position("L=444689TTTTQQKAAAA22B P1=33556678999JJJQKR P2=33455677788JQKK22 TO=L")
+    searcher = Searcher(64, node_limit=1_200_000)
+    result = solve_win(searcher, pos)
+    assert result.value == WIN
+    assert searcher.stats.aborted is None
+    assert [str(step) for step in result.line[:3]] == ["L 68TTTT", "P1 pass", "P2 pass"]
+    replay(pos, result.line, result.value)
+    assert searcher.known(pos.after(result.line[0].move)) == WIN
+
+
 def test_known_reads_the_table_and_counts_no_nodes():
     pos = parse_position("L=34477899JJQKKKAAA22R P1=35666789TTTJQA22B P2=334455567889TJQQK TO=L")
     searcher = Searcher(64)
