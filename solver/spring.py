@@ -16,7 +16,9 @@ by lowest rank, longest first; states that failed are remembered in a small
 direct-mapped table, stamped per set of plays so that it is never cleared. The
 forced-win search marks a hand's plays once (:func:`spring_plays`) and searches
 several hands within it over them (:func:`spring_from`): the hand, and what is left of
-it after the plays it would lead first.
+it after the plays it would lead first. The same search, with singles alone beatable,
+tells whether a hand must play a single before its last play
+(:func:`plays_with_one_single`).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from .movegen import (
     ranks_held,
     size_of,
 )
-from .rules import BOMB, CLASSIC, ROCKET, RuleSet
+from .rules import BOMB, CLASSIC, ROCKET, SINGLE, RuleSet
 
 MEMO_SIZE = 1 << 12
 MAX_LINE = 64  # a line has at most one play per card; a play has at most 64 cards
@@ -57,7 +59,8 @@ LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used
 W_STATE, W_THR, W_MINR, W_ZERO, W_CARDS, W_META, W_SAFE, W_RISKY = range(8)
 W_SAFE_AT, W_RISKY_AT, W_KEY, W_STAMP, W_STACK_H, W_STACK_I, W_STACK_PLAY, W_LINE = range(8, 16)
 W_KEYS, W_ORDER, W_TALLY = 16, 17, 18
-W_ROWS = 19
+W_SINGLES_BEATABLE = 19  # a spring table under which singles alone are beatable
+W_ROWS = 20
 # Columns of the row W_STATE: the memo's stamp (a new one for each set of plays
 # searched), and what spring_plays found of the plays: how many are unbeatable, the
 # ranks those hold, whether they are grouped for the search yet.
@@ -66,7 +69,9 @@ S_STAMP, S_SAFE_PLAYS, S_COVERED, S_GROUPED = range(4)
 
 def workspace() -> np.ndarray:
     """Fresh buffers for :func:`spring_kernel`."""
-    return np.zeros((W_ROWS, MAX_MOVES), np.int64)
+    ws = np.zeros((W_ROWS, MAX_MOVES), np.int64)
+    ws[W_SINGLES_BEATABLE, SINGLE * 16 + 1] = NONE
+    return ws
 
 
 @kernel
@@ -210,11 +215,28 @@ def spring_search(packed, n, cards, metas, at, ws):
 
 @kernel
 def spring_plays(n, metas, cards, at, ws):
-    """Mark which of ``n`` plays (from index ``at`` on) are unbeatable, for
-    :func:`spring_from` to search any hand within them: the hand they were generated
-    for, or what is left of it after some plays. Their grouping for the search is made
-    by the first search that needs it."""
-    row, minr, flags = ws[W_STATE], ws[W_MINR], ws[W_META]
+    """Mark which of ``n`` plays (from index ``at`` on) are unbeatable by the opponents
+    whose spring table is ``ws[W_MINR]``, for :func:`spring_from` to search any hand
+    within them: the hand they were generated for, or what is left of it after some
+    plays."""
+    _mark_plays(n, metas, cards, at, ws, ws[W_MINR])
+
+
+@kernel
+def plays_with_one_single(packed, n, cards, metas, at, ws):
+    """Whether the hand ``packed`` can be played out with at most one single, over its
+    ``n`` plays (from index ``at`` on): the spring search, with every play but a single
+    counted unbeatable. A hand that cannot must play a single before its last play."""
+    _mark_plays(n, metas, cards, at, ws, ws[W_SINGLES_BEATABLE])
+    return spring_from(packed, n, cards, at, ws) > 0
+
+
+@kernel
+def _mark_plays(n, metas, cards, at, ws, minr):
+    """Mark which of ``n`` plays (from index ``at`` on) are unbeatable by the spring
+    table ``minr`` (see :func:`safe_minimum`), for :func:`spring_from`; their grouping
+    for the search is made by the first search that needs it."""
+    row, flags = ws[W_STATE], ws[W_META]
     n_safe = covered = 0
     for i in range(n):
         flags[i] = unbeatable(metas[at + i], minr)

@@ -72,11 +72,11 @@ def test_the_default_searches_by_the_cards_in_play(spec, proof):
 
 def test_proof_number_search_is_deterministic_and_stops_at_limits():
     pos = parse_position("L=3446677889TTJQ22 P1=33566889TJJKK2 P2=34557799QKKA2B")
-    runs = [solve_win(Searcher(MEMORY_MB, strategy="proof-number", node_limit=300_000), pos)]
-    runs.append(solve_win(Searcher(MEMORY_MB, strategy="proof-number", node_limit=300_000), pos))
+    runs = [solve_win(Searcher(MEMORY_MB, strategy="proof-number", node_limit=100_000), pos)]
+    runs.append(solve_win(Searcher(MEMORY_MB, strategy="proof-number", node_limit=100_000), pos))
     # a searcher that answered another question first (its memo of winning moves is
     # forgotten between questions, like its table)
-    reused = Searcher(MEMORY_MB, strategy="proof-number", node_limit=300_000)
+    reused = Searcher(MEMORY_MB, strategy="proof-number", node_limit=100_000)
     solve_win(reused, parse_position("L=34567789TTJQKA2 P1=3345689JQQKA2 P2=4556789TJKA22B"))
     runs.append(solve_win(reused, pos))
     assert runs[0].value == UNKNOWN and runs[0].stats.aborted == "node limit"

@@ -172,6 +172,75 @@ def test_answering_with_control_then_springing(spec, wins, quick):
         assert searcher.stats.nodes == 1
 
 
+@pytest.mark.parametrize(
+    ("spec", "wins", "quick"),
+    [
+        ("L=42 P1=556678 P2=99TJ TO=P1", True, True),  # each peasant must play two singles
+        ("L=42 P1=556678 P2=99TJ TABLE=2@P1 TO=L", True, True),  # whatever is on the table
+        ("L=42 P1=556678 P2=99TJ TABLE=QQ@P2 TO=P1", True, True),
+        ("L=422 P1=556678 TO=P1", True, True),  # two players
+        ("L=42 P1=555678 P2=99TJ TO=P1", True, True),  # the trio takes one single along
+        ("L=42 P1=55567 P2=99TJ TO=P1", False, False),  # and leaves one: 5556, then 7
+        ("L=42 P1=5556789T P2=99JQ TO=P2", True, False),  # 56789T and 55: no single
+        ("L=5566789 P1=42 P2=9", False, True),  # peasant 1's 2 takes the landlord's single
+        ("L=5566789 P1=4222 P2=9", False, True),
+        ("L=2A56 P1=556678 P2=99TJ TO=P2", False, False),  # the landlord has two low cards
+        ("L=556678 P1=42", False, True),
+        ("L=42 P1=556678 P2=99T TO=P1", False, False),  # peasant 2 needs one single: 99, T
+        ("L=42 P1=5555678 P2=99TJ TO=P1", False, False),  # a bomb beats the 2
+        ("L=42 P1=556678 P2=99TBR TO=P1", False, True),  # peasant 2's red joker takes the 2
+        ("L=3579 P1=2TTJJ P2=4", False, True),  # the 2 takes a single; TT and JJ, unbeaten
+        ("L=3579 P1=2TTJJ P2=4 TABLE=2@L TO=P1", False, True),
+        ("L=5566778 P1=42 P2=9T", True, False),  # the landlord needs one single
+    ],
+)
+def test_shut_out(spec, wins, quick):
+    """A side that must play a single before its last play, against a player who can take
+    any single it plays and go out: where that holds, the node is settled by itself."""
+    pos = parse_position(spec)
+    t = pos.table
+    table = None if t is None else (t.cards, t.kind, t.rank, t.length)
+    assert ref.minimax(pos.hands, pos.to_move, table, pos.owner) == wins
+    searcher = Searcher(memory_mb=1)
+    assert searcher.value(pos) == (WIN if wins else LOSS)
+    if quick:
+        assert searcher.stats.nodes == 1
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("players", [2, 3])
+def test_agrees_with_reference_where_one_side_holds_the_tops(players, strategy):
+    """One player holds a few cards above every rank the others hold, and a low card or
+    two: positions where a side is shut out, or only nearly."""
+    rng = random.Random(80 + players)
+    searcher, alone = make_searcher(strategy, 1), Searcher(memory_mb=1)
+    checked = settled = 0
+    while checked < (60 if players == 2 else 80):
+        cut = rng.randint(6, 11)  # ranks 3..cut-th are the low ones
+        low, high = range(cut), range(cut, 15)
+        top = rng.randrange(players)  # who holds the tops
+        tops = random_split(rng, (rng.randint(1, 3),), high)[0]
+        sizes = [rng.randint(3, 6) for _ in range(players)]
+        sizes[top] = rng.choice((0, 1, 1, 2))
+        *lows, extra = random_split(rng, (*sizes, 3), low)
+        hands = list(lows)
+        hands[top] = tuple(a + b for a, b in zip(lows[top], tops, strict=True))
+        if sum(hands[top]) == 0:
+            continue
+        to_move = rng.randrange(players)
+        table = owner = None
+        if rng.random() < 0.3 and ref.plays(extra):
+            table = rng.choice(sorted(ref.plays(extra)))
+            owner = rng.choice([p for p in range(players) if p != to_move])
+        if agrees(searcher, hands, to_move, table, owner):
+            checked += 1
+            pos = make_position(hands, to_move, None if table is None else table[0], owner)
+            alone.start(CLASSIC)
+            alone.value(pos)
+            settled += alone.stats.nodes == 1
+    assert settled >= checked // 4  # the rule is met, not only missed
+
+
 def window_split(rng, sizes, lo, width):
     """Hands dealt from the ranks ``lo .. lo + width - 1`` (within 3..A) and the 2s:
     chains galore, with ranks that nobody holds in between once cards are played."""
