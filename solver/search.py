@@ -1032,7 +1032,7 @@ def _spring_after_taking_back(hand, node, players, n, base, ctx):
     their spring table (see _expand). (Up to three low plays rather than one: 11% fewer
     nodes on random positions of 24-32 cards, 12% on a whole deal of the growth list.)"""
     thr = ctx.ws[W_THR]
-    if thr[BOMB * 16 + 1] >= 0 or thr[ROCKET * 16 + 1] >= 0:
+    if _holds_bomb(thr):
         return False
     if node.mover == 0:
         fewest = size_of(node.hand1)
