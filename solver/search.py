@@ -25,14 +25,17 @@ order:
    pairs, up to three, each followed by one no opponent can beat that takes the lead
    back; or, answering a play, he can beat it with a play no opponent can beat and
    then do either (from 20 cards in play down, only where the rest needs at most three
-   plays: below that the test costs more time than the nodes it saves); or one side is
-   shut out: each of its players must play a single before his last play, it holds no
-   bomb, and a player of the other side can take any single it plays with one nobody
-   can beat and then play out the rest with at most one play it can beat, the last
-   (a fifth to a quarter fewer nodes on positions of 38-44 cards). Under a goal, a way
-   out counts only when it meets the goal (a side shut out, only when winning is the
-   goal), and a goal the bombs left in the hands cannot reach (or cannot exceed) is
-   settled before anything else;
+   plays: below that the test costs more time than the nodes it saves); or a player's
+   deciding card settles it: his one card, or his highest, where no opponent holds a
+   higher card or a bomb and he can play out the rest after it with at most one play
+   they can beat, the last. That side loses when it cannot go out without first
+   playing a single under that card that nobody covers (:func:`_last_card`; of four
+   players, where the card is above all their singles and each of them must play a
+   single before his last play, :func:`_shut_out`): a third fewer nodes on whole deals,
+   where the landlord holds one card at a fifth of them. Under a goal, a way out
+   counts only when it meets the goal (a side kept from going out, only when winning
+   is the goal), and a goal the bombs left in the hands cannot reach (or cannot
+   exceed) is settled before anything else;
 3. the moves, ordered (:mod:`solver.ordering`; under a goal that wants two doublings or
    more, the bombs and the rocket first), without the plays whose kicker a lower one
    would replace to the mover's gain (for a peasant, where no partner holds a rank
@@ -230,11 +233,14 @@ WHOLE_BITS = 16  # a meta in the word of the whole hands of the players after th
 WHOLE_MASK = (1 << WHOLE_BITS) - 1
 # Columns of a row of hand facts: a hand's best ranks (see best_ranks), then the hand, the
 # meta of the whole hand as one play (0: none), the question the row was made for, and
-# whether the hand must play a single before its last play (SINGLES_*).
+# whether the hand must play a single under a rank before its last play (SINGLES_*, in
+# SINGLES_BITS a rank, NONE's for any single).
 F_HAND, F_WHOLE, F_GENERATION, F_SINGLES = range(TABLE_SIZE, TABLE_SIZE + 4)
 F_COLUMNS = TABLE_SIZE + 4
 SINGLES_UNKNOWN, SINGLES_NEEDED, SINGLES_SPARED = 0, 1, 2
+SINGLES_BITS, SINGLES_MASK = 2, 3
 CHAIN_STARTS = (1 << (ACE - 3)) - 1  # the ranks a run of five chain ranks can start at
+NIBBLE_TWOS_AND_UP = 0xEEEEEEEEEEEEEEE  # a hand's rank counts of two or more
 FACTS = 512  # rows of hand facts
 
 ARENA = 1 << 19  # moves on the path from the root, all nodes together
@@ -832,7 +838,10 @@ def _expand(node, base, ctx):
     if whole and (table == 0 or beats(whole, table)) and out_value(goal, mover, whole) == mine:
         return QUICK_WIN, 0
     if goal == PLAIN:
-        shut = _shut_out(node, base, ctx)
+        if players <= 3:
+            shut = _last_card(node, base, ctx)
+        else:
+            shut = _shut_out(node, base, ctx)
         if shut != UNKNOWN:
             return QUICK_WIN if shut == mine else QUICK_LOSS, 0
     # 2. the moves
@@ -1074,7 +1083,8 @@ def _shut_out(node, base, ctx):
     top single, which nobody can beat, and springs. The shut side cannot go out first,
     since it plays a single first, and he acts on that single before the lead can come
     back to its player. (On a free lead of his own, he springs at once.) ``base`` is
-    where the arena is free for the moves of a hand."""
+    where the arena is free for the moves of a hand. Asked of four players: of two or
+    three, :func:`_last_card` settles all this does and more."""
     players, facts, scratch = ctx.players, ctx.facts, ctx.scratch
     generation, other = scratch[X_STATS, C_GENERATION], scratch[X_OTHER]
     busy = np.int64(-1)  # (typed as at the other calls: one signature)
@@ -1092,7 +1102,7 @@ def _shut_out(node, base, ctx):
         if _takes_and_springs(node.hand0, landlord[0], peasants):
             shut = True
             for seat in range(1, players):
-                shut = shut and _needs_single(_hand(node, seat), base, ctx)
+                shut = shut and _needs_single(_hand(node, seat), np.int64(NONE), base, ctx)
             if shut:
                 return WIN
     if landlord_bombs:
@@ -1102,8 +1112,116 @@ def _shut_out(node, base, ctx):
         row = _facts_row(hand, other, ctx.rules, facts, generation, busy, busy)
         top = facts[row, SINGLE * 16 + 1]
         if top > landlord[0] and _takes_and_springs(hand, top, landlord):
-            return LOSS if _needs_single(node.hand0, base, ctx) else UNKNOWN
+            return LOSS if _needs_single(node.hand0, np.int64(NONE), base, ctx) else UNKNOWN
     return UNKNOWN
+
+
+@kernel
+def _last_card(node, base, ctx):
+    """WIN when the landlord's side wins, LOSS when it loses, as the deciding card of a
+    player of two or three says (:func:`_deciding_card`: his one card, or his highest
+    when he can go out after it), else UNKNOWN. ``base`` is where the arena is free
+    for the moves of a hand.
+
+    A peasant whose deciding card is ``c`` wins when the landlord must play a single
+    under ``c`` before his last play (:func:`_needs_single`): that single is never the
+    landlord's last card, and the peasant beats it with ``c`` and goes out before the
+    lead comes back (his partner passes). The landlord whose deciding card is ``c``
+    wins when neither peasant can go out first. The peasant seated before him cannot
+    when he must play a single under ``c`` before his last play: the landlord beats it
+    at once. Nor can his partner when he must play more such singles before his last
+    play than that peasant can cover (:func:`_covers`), or when he can never lead again
+    once he has led (:func:`_locked_out`): a low single that nobody covers the landlord
+    beats. Whatever is on the table and whoever is to move.
+    """
+    players = ctx.players
+    for seat in range(1, players):
+        c = _deciding_card(node, seat, ctx)
+        if c >= 0 and _needs_single(node.hand0, c, base, ctx):
+            return LOSS
+    c = _deciding_card(node, np.int64(0), ctx)  # (typed as in the loop: one signature)
+    if c < 0 or not _needs_single(_hand(node, players - 1), c, base, ctx):
+        return UNKNOWN
+    if players == 2:
+        return WIN
+    if _locked_out(node, c):
+        return WIN
+    covers = _covers(node.hand2, c)
+    if covers == 0:
+        return WIN if _needs_single(node.hand1, c, base, ctx) else UNKNOWN
+    glance, once = _singles_at_a_glance(node.hand1, c)
+    return WIN if glance == SINGLES_NEEDED and once >= covers + 2 else UNKNOWN
+
+
+@kernel
+def _deciding_card(node, seat, ctx):
+    """The rank of the card of the player in ``seat`` that decides as if it were his only
+    one, or -1: his one card; or his highest, where no opponent holds a higher card or
+    a bomb, and he can play out the rest after it with at most one play they can beat,
+    the last (:func:`_takes_and_springs`): once he plays a single, he plays that card
+    and then the rest."""
+    hand = _hand(node, seat)
+    if size_of(hand) == 1:
+        return _rank_of(hand)
+    top = NUM_RANKS - 1
+    while hand >> (4 * top) == 0:
+        top -= 1
+    for opponent in range(ctx.players):
+        if (opponent == 0) != (seat == 0) and _hand(node, opponent) >> (4 * (top + 1)) != 0:
+            return -1
+    other, busy = ctx.scratch[X_OTHER], np.int64(-1)
+    generation, facts = ctx.scratch[X_STATS, C_GENERATION], ctx.facts
+    single, pair, trio = np.int64(-1), np.int64(-1), np.int64(-1)
+    for opponent in range(ctx.players):
+        if (opponent == 0) != (seat == 0):
+            row = _facts_row(_hand(node, opponent), other, ctx.rules, facts, generation, busy, busy)
+            if _holds_bomb(facts[row]):
+                return -1
+            best = _best_plain(facts[row])
+            single, pair, trio = max(single, best[0]), max(pair, best[1]), max(trio, best[2])
+    return top if _takes_and_springs(hand, top, (single, pair, trio)) else -1
+
+
+@kernel
+def _locked_out(node, below):
+    """Whether peasant 1 of three, against a landlord with one card of rank ``below``,
+    holds only singles under it (no five in a row) and, unless he holds two cards or
+    more, neither moves nor owns the table play. Then he never goes out while his
+    partner must play a single under ``below`` before his last play: his partner never
+    plays such a single (the landlord would beat it at once), and he can beat nothing
+    else, so once he has led one card (which is not his last) he never leads again,
+    and he can answer nothing."""
+    hand = node.hand1
+    if hand >> (4 * below) != 0 or hand & NIBBLE_TWOS_AND_UP != 0:
+        return False
+    held = np.int64(0)
+    for r in range(below):
+        held |= ((hand >> (4 * r)) & 1) << r
+    if held & held >> 1 & held >> 2 & held >> 3 & held >> 4 & CHAIN_STARTS:
+        return False
+    if size_of(hand) >= 2:
+        return True
+    return node.mover != 1 and (node.table == 0 or node.owner != 1)
+
+
+@kernel
+def _covers(hand, below):
+    """The most singles under rank ``below`` that ``hand`` can beat with plays that a
+    single of that rank cannot: its cards of that rank or above, and its bombs."""
+    covers = 0
+    for r in range(NUM_RANKS):
+        c = (hand >> (4 * r)) & 15
+        covers += c if r >= below else c >= 4
+    return covers
+
+
+@kernel
+def _rank_of(card):
+    """The rank of a hand of one card."""
+    r = 0
+    while card >> (4 * r) != 1:
+        r += 1
+    return r
 
 
 @kernel
@@ -1123,63 +1241,75 @@ def _takes_and_springs(hand, top, their):
     """Whether ``hand`` can play out what is left after one card of rank ``top`` with
     at most one play that the other side (no bomb, no rocket; its best single, pair and
     trio ``their``) can beat, the last: each rank as one play of all its cards (a pair,
-    a trio, a bomb), or as singles where it is above their best single."""
+    a trio, a bomb), or as singles where it is not under their best single."""
     their_single, their_pair, their_trio = their
     rest = hand - (np.int64(1) << (4 * top))
     beatable = 0
-    for r in range(min(their_single + 1, NUM_RANKS)):
+    for r in range(their_single):
         c = (rest >> (4 * r)) & 15
         if c == 1 or r >= BLACK_JOKER:  # (a joker twice is no pair)
             beatable += c
         elif c == 2:
-            beatable += r <= their_pair
+            beatable += r < their_pair
         elif c == 3:
-            beatable += r <= their_trio
+            beatable += r < their_trio
     return beatable <= 1
 
 
 @kernel
-def _singles_at_a_glance(hand):
-    """SINGLES_SPARED when ``hand`` holds at most one rank once (and no joker twice: no
-    pair), SINGLES_NEEDED when it holds two ranks or more once and nothing that could
+def _singles_at_a_glance(hand, below):
+    """Of the singles under rank ``below`` (NONE: all) that ``hand`` plays: SINGLES_SPARED
+    when it holds at most one such rank once (and no joker twice: no pair),
+    SINGLES_NEEDED when it holds two such ranks or more once and nothing that could
     take a single along (a trio or more, five ranks in a row, the two jokers), else
     SINGLES_UNKNOWN."""
     once = many = held = np.int64(0)
     for r in range(NUM_RANKS):
         c = (hand >> (4 * r)) & 15
-        once += c == 1
+        once += c == 1 and r < below
         many |= c >= 3
         held |= np.int64(c > 0) << r
     if once <= 1:
         jokers_twice = (hand >> (4 * BLACK_JOKER)) & 14 or (hand >> (4 * RED_JOKER)) & 14
-        return SINGLES_UNKNOWN if jokers_twice else SINGLES_SPARED
+        return (SINGLES_UNKNOWN if jokers_twice else SINGLES_SPARED), once
     runs = held & held >> 1 & held >> 2 & held >> 3 & held >> 4 & CHAIN_STARTS
     both_jokers = (held >> BLACK_JOKER) & (held >> RED_JOKER) & 1
-    return SINGLES_UNKNOWN if many or runs or both_jokers else SINGLES_NEEDED
+    return (SINGLES_UNKNOWN if many or runs or both_jokers else SINGLES_NEEDED), once
 
 
 @kernel
-def _needs_single(hand, base, ctx):
-    """Whether every way of playing out ``hand`` has two singles or more, so that it
-    plays a single before its last play; kept with the hand's facts, where a glance at
-    its counts does not tell (:func:`_singles_at_a_glance`). Its moves go to the arena
-    from ``base`` on."""
-    glance = _singles_at_a_glance(hand)
+def _needs_single(hand, below, base, ctx):
+    """Whether every way of playing out ``hand`` has two singles or more of ranks under
+    ``below`` (NONE: any), so that it plays such a single before its last play: at a
+    glance at its counts (:func:`_singles_at_a_glance`), else by the spring search with
+    only those singles beatable (its moves go to the arena from ``base`` on), kept with
+    the hand's facts for that rank and those it tells of: a hand that needs such singles
+    needs them under every higher rank, and one that does not, under no lower one."""
+    glance = _singles_at_a_glance(hand, below)[0]
     if glance != SINGLES_UNKNOWN:
         return glance == SINGLES_NEEDED
     scratch, facts = ctx.scratch, ctx.facts
     other, busy = scratch[X_OTHER], np.int64(-1)
-    row = _facts_row(hand, other, ctx.rules, facts, scratch[X_STATS, C_GENERATION], busy, busy)
+    generation = scratch[X_STATS, C_GENERATION]
+    row = _facts_row(hand, other, ctx.rules, facts, generation, busy, busy)
     if facts[row, F_WHOLE] != 0:
         return False
-    if facts[row, F_SINGLES] == SINGLES_UNKNOWN:
-        _unpack(hand, other)
-        cards, metas = ctx.arena[A_CARDS], ctx.arena[A_METAS]
-        kinds = np.int64(ALL_KINDS)  # (typed as at the other calls: one signature)
-        n = gen_moves(other, ctx.rules, scratch[X_ZERO], kinds, cards, metas, base)
-        needed = n != OVERFLOW and not plays_with_one_single(hand, n, cards, metas, base, ctx.ws)
-        facts[row, F_SINGLES] = SINGLES_NEEDED if needed else SINGLES_SPARED
-    return facts[row, F_SINGLES] == SINGLES_NEEDED
+    known = (facts[row, F_SINGLES] >> (SINGLES_BITS * below)) & SINGLES_MASK
+    if known != SINGLES_UNKNOWN:
+        return known == SINGLES_NEEDED
+    _unpack(hand, other)
+    cards, metas = ctx.arena[A_CARDS], ctx.arena[A_METAS]
+    kinds = np.int64(ALL_KINDS)  # (typed as at the other calls: one signature)
+    n = gen_moves(other, ctx.rules, scratch[X_ZERO], kinds, cards, metas, base)
+    spring = plays_with_one_single(hand, n, cards, metas, base, ctx.ws, below)
+    needed = n != OVERFLOW and not spring
+    told = facts[row, F_SINGLES]
+    for rank in range(below, NONE + 1) if needed else range(below + 1):
+        shift = SINGLES_BITS * rank
+        if (told >> shift) & SINGLES_MASK == SINGLES_UNKNOWN:
+            told |= (SINGLES_NEEDED if needed else SINGLES_SPARED) << shift
+    facts[row, F_SINGLES] = told
+    return needed
 
 
 @kernel

@@ -16,9 +16,9 @@ by lowest rank, longest first; states that failed are remembered in a small
 direct-mapped table, stamped per set of plays so that it is never cleared. The
 forced-win search marks a hand's plays once (:func:`spring_plays`) and searches
 several hands within it over them (:func:`spring_from`): the hand, and what is left of
-it after the plays it would lead first. The same search, with singles alone beatable,
-tells whether a hand must play a single before its last play
-(:func:`plays_with_one_single`).
+it after the plays it would lead first. The same search, with singles alone beatable
+(those under a rank), tells whether a hand must play such a single before its last
+play (:func:`plays_with_one_single`).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ LAST_TAKEN = 1 << 60  # in a search state: the one beatable play has been used
 W_STATE, W_THR, W_MINR, W_ZERO, W_CARDS, W_META, W_SAFE, W_RISKY = range(8)
 W_SAFE_AT, W_RISKY_AT, W_KEY, W_STAMP, W_STACK_H, W_STACK_I, W_STACK_PLAY, W_LINE = range(8, 16)
 W_KEYS, W_ORDER, W_TALLY = 16, 17, 18
-W_SINGLES_BEATABLE = 19  # a spring table under which singles alone are beatable
+W_SINGLES_BEATABLE = 19  # a spring table under which singles alone (under a rank) are beatable
 W_ROWS = 20
 # Columns of the row W_STATE: the memo's stamp (a new one for each set of plays
 # searched), and what spring_plays found of the plays: how many are unbeatable, the
@@ -69,9 +69,7 @@ S_STAMP, S_SAFE_PLAYS, S_COVERED, S_GROUPED = range(4)
 
 def workspace() -> np.ndarray:
     """Fresh buffers for :func:`spring_kernel`."""
-    ws = np.zeros((W_ROWS, MAX_MOVES), np.int64)
-    ws[W_SINGLES_BEATABLE, SINGLE * 16 + 1] = NONE
-    return ws
+    return np.zeros((W_ROWS, MAX_MOVES), np.int64)
 
 
 @kernel
@@ -223,11 +221,14 @@ def spring_plays(n, metas, cards, at, ws):
 
 
 @kernel
-def plays_with_one_single(packed, n, cards, metas, at, ws):
-    """Whether the hand ``packed`` can be played out with at most one single, over its
-    ``n`` plays (from index ``at`` on): the spring search, with every play but a single
-    counted unbeatable. A hand that cannot must play a single before its last play."""
-    _mark_plays(n, metas, cards, at, ws, ws[W_SINGLES_BEATABLE])
+def plays_with_one_single(packed, n, cards, metas, at, ws, below):
+    """Whether the hand ``packed`` can be played out with at most one single of a rank
+    under ``below`` (NONE: any single), over its ``n`` plays (from index ``at`` on): the
+    spring search, with every other play counted unbeatable. A hand that cannot must
+    play such a single before its last play."""
+    minr = ws[W_SINGLES_BEATABLE]
+    minr[SINGLE * 16 + 1] = below
+    _mark_plays(n, metas, cards, at, ws, minr)
     return spring_from(packed, n, cards, at, ws) > 0
 
 

@@ -217,6 +217,16 @@ def test_three_peasants_cooperate():
     assert Searcher().value(pos) == int(ref.minimax(pos.hands, 1, None, None))
 
 
+@pytest.mark.parametrize("to_move", ["P1", "P3"])
+def test_three_peasants_shut_out(to_move):
+    """Each peasant must play a single before his last play and none holds a bomb: the
+    landlord's 2 takes the first such single and his 4 goes out. Settled in one node."""
+    pos = parse_position(f"L=42 P1=5567 P2=89TJ P3=36 TO={to_move} RULES=four-player")
+    searcher = Searcher(memory_mb=1)
+    assert searcher.value(pos) == int(ref.minimax(pos.hands, pos.to_move, None, None))
+    assert searcher.stats.nodes == 1
+
+
 def test_the_key_tells_eight_fives_from_four():
     """Counts of up to eight: each hand keeps every card in its key."""
 

@@ -192,11 +192,30 @@ def test_answering_with_control_then_springing(spec, wins, quick):
         ("L=3579 P1=2TTJJ P2=4", False, True),  # the 2 takes a single; TT and JJ, unbeaten
         ("L=3579 P1=2TTJJ P2=4 TABLE=2@L TO=P1", False, True),
         ("L=5566778 P1=42 P2=9T", True, False),  # the landlord needs one single
+        ("L=9 P1=4578 P2=36TJ TO=P1", True, True),  # peasant 2 covers two of four lows
+        ("L=9 P1=34578 P2=36TJ TO=P1", True, True),
+        ("L=9 P1=4578 P2=36TJQ TO=P1", True, False),  # three covers: searched
+        ("L=9 P1=4578 P2=36TJ TABLE=KK@P2 TO=P1", True, True),  # whatever is on the table
+        ("L=9 P1=4578 P2=36TJ TABLE=4@P1 TO=P2", True, True),
+        ("L=9 P1=4578 P2=36JJJJ TO=P1", False, False),  # a bomb covers too
+        ("L=9 P1=4578 TO=P1", True, True),  # two players
+        ("L=9 P1=4444578 TO=P1", False, True),  # 4444+57, then the 8
+        ("L=K P1=555678 P2=348 TO=P1", True, True),  # 5556 leaves two singles
+        ("L=K P1=55567 P2=348 TO=P1", False, True),  # 5556 leaves one: the 7 goes out
+        ("L=T P1=8 P2=33356899KAA2B TO=P2", True, True),  # peasant 1 never leads again
+        ("L=T P1=8 P2=3568KA TABLE=44@P1 TO=P2", False, False),  # but he owns the table
+        ("L=3K P1=4578 P2=36TJ TO=P1", True, True),  # nobody beats the K: the 3 goes out
+        ("L=3KA2 P1=4578 P2=36TJ TO=P1", True, True),
+        ("L=3K P1=4578 P2=36TJA TO=P1", False, False),  # the A beats the K
+        ("L=357J P1=8 P2=TT TO=L", False, True),  # the landlord must play 3, 5 or 7 first
+        ("L=35JQ P1=KK P2=9 TO=L", False, True),  # peasant 1 passes, peasant 2 goes out
+        ("L=35JQ P1=KK P2=A TABLE=QQ@L TO=P1", False, True),
     ],
 )
-def test_shut_out(spec, wins, quick):
-    """A side that must play a single before its last play, against a player who can take
-    any single it plays and go out: where that holds, the node is settled by itself."""
+def test_deciding_card(spec, wins, quick):
+    """A player's deciding card (his one card, or his highest when he can go out after
+    it), against a side that must play singles under it before its last play, more than
+    it can cover: where that holds, the node is settled by itself."""
     pos = parse_position(spec)
     t = pos.table
     table = None if t is None else (t.cards, t.kind, t.rank, t.length)
@@ -205,6 +224,29 @@ def test_shut_out(spec, wins, quick):
     assert searcher.value(pos) == (WIN if wins else LOSS)
     if quick:
         assert searcher.stats.nodes == 1
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("players", [2, 3])
+def test_agrees_with_reference_where_one_player_holds_one_card(players, strategy):
+    """The landlord or a peasant down to one card (or the landlord to a few), the others
+    holding a few ranks (chains, trios and bombs among them): positions that one card
+    decides, or only nearly."""
+    rng = random.Random(90 + players)
+    searcher, alone = make_searcher(strategy, 1), Searcher(memory_mb=1)
+    checked = settled = 0
+    while checked < (80 if players == 2 else 100):
+        sizes = [rng.randint(2, 7) for _ in range(players)]
+        sizes[rng.randrange(players)] = 1
+        sizes[0] = rng.choice((sizes[0], 2, 3))
+        lo, width = rng.randint(0, 6), rng.randint(4, 9)
+        jokers = (13, 14) if rng.random() < 0.5 else ()
+        *hands, extra = random_split(rng, (*sizes, 3), (*range(lo, min(lo + width, 13)), *jokers))
+        quick = settled_alone(rng, searcher, alone, hands, extra, 0.4)
+        if quick is not None:
+            checked += 1
+            settled += quick
+    assert settled >= checked // 2  # the rules are met, not only missed
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
@@ -227,18 +269,29 @@ def test_agrees_with_reference_where_one_side_holds_the_tops(players, strategy):
         hands[top] = tuple(a + b for a, b in zip(lows[top], tops, strict=True))
         if sum(hands[top]) == 0:
             continue
-        to_move = rng.randrange(players)
-        table = owner = None
-        if rng.random() < 0.3 and ref.plays(extra):
-            table = rng.choice(sorted(ref.plays(extra)))
-            owner = rng.choice([p for p in range(players) if p != to_move])
-        if agrees(searcher, hands, to_move, table, owner):
+        quick = settled_alone(rng, searcher, alone, hands, extra, 0.3)
+        if quick is not None:
             checked += 1
-            pos = make_position(hands, to_move, None if table is None else table[0], owner)
-            alone.start(CLASSIC)
-            alone.value(pos)
-            settled += alone.stats.nodes == 1
+            settled += quick
     assert settled >= checked // 4  # the rule is met, not only missed
+
+
+def settled_alone(rng, searcher, alone, hands, extra, chance):
+    """Give ``hands`` a random mover and, at ``chance``, a play of ``extra`` on the table,
+    and check the position as :func:`agrees` does: None where the reference reads the
+    play otherwise, else whether a search of its own (``alone``) settles it in one node."""
+    players = len(hands)
+    to_move = rng.randrange(players)
+    table = owner = None
+    if rng.random() < chance and ref.plays(extra):
+        table = rng.choice(sorted(ref.plays(extra)))
+        owner = rng.choice([p for p in range(players) if p != to_move])
+    if not agrees(searcher, hands, to_move, table, owner):
+        return None
+    pos = make_position(hands, to_move, None if table is None else table[0], owner)
+    alone.start(CLASSIC)
+    alone.value(pos)
+    return alone.stats.nodes == 1
 
 
 def window_split(rng, sizes, lo, width):
