@@ -111,7 +111,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .cards import ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, pack
+from .cards import BLACK_JOKER, NUM_RANKS, RED_JOKER, pack
 from .goal import (
     PLAIN,
     bombs_first,
@@ -188,6 +188,7 @@ from .table import (
     new_table,
     probe,
     probe_numbers,
+    single_runs,
     store,
     store_numbers,
     table_entries,
@@ -239,7 +240,6 @@ F_HAND, F_WHOLE, F_GENERATION, F_SINGLES = range(TABLE_SIZE, TABLE_SIZE + 4)
 F_COLUMNS = TABLE_SIZE + 4
 SINGLES_UNKNOWN, SINGLES_NEEDED, SINGLES_SPARED = 0, 1, 2
 SINGLES_BITS, SINGLES_MASK = 2, 3
-CHAIN_STARTS = (1 << (ACE - 3)) - 1  # the ranks a run of five chain ranks can start at
 NIBBLE_TWOS_AND_UP = 0xEEEEEEEEEEEEEEE  # a hand's rank counts of two or more
 FACTS = 512  # rows of hand facts
 
@@ -1088,17 +1088,9 @@ def _shut_out(node, base, ctx):
     players, facts, scratch = ctx.players, ctx.facts, ctx.scratch
     generation, other = scratch[X_STATS, C_GENERATION], scratch[X_OTHER]
     busy = np.int64(-1)  # (typed as at the other calls: one signature)
-    row = _facts_row(node.hand0, other, ctx.rules, facts, generation, busy, busy)
-    landlord, landlord_bombs = _best_plain(facts[row]), _holds_bomb(facts[row])
-    single, pair, trio = np.int64(-1), np.int64(-1), np.int64(-1)
-    peasants_bombs = False
-    for seat in range(1, players):
-        row = _facts_row(_hand(node, seat), other, ctx.rules, facts, generation, busy, busy)
-        best = _best_plain(facts[row])
-        single, pair, trio = max(single, best[0]), max(pair, best[1]), max(trio, best[2])
-        peasants_bombs = peasants_bombs or _holds_bomb(facts[row])
-    peasants = (single, pair, trio)
-    if not peasants_bombs and landlord[0] > single:
+    landlord, landlord_bombs = _other_side(node, np.int64(1), ctx)
+    peasants, peasants_bombs = _other_side(node, np.int64(0), ctx)
+    if not peasants_bombs and landlord[0] > peasants[0]:
         if _takes_and_springs(node.hand0, landlord[0], peasants):
             shut = True
             for seat in range(1, players):
@@ -1169,17 +1161,25 @@ def _deciding_card(node, seat, ctx):
     for opponent in range(ctx.players):
         if (opponent == 0) != (seat == 0) and _hand(node, opponent) >> (4 * (top + 1)) != 0:
             return -1
+    their, bombs = _other_side(node, seat, ctx)
+    return top if not bombs and _takes_and_springs(hand, top, their) else -1
+
+
+@kernel
+def _other_side(node, seat, ctx):
+    """The best single, pair and trio (-1: none) of the side against the player in
+    ``seat``, and whether it holds a bomb or the rocket."""
     other, busy = ctx.scratch[X_OTHER], np.int64(-1)
     generation, facts = ctx.scratch[X_STATS, C_GENERATION], ctx.facts
     single, pair, trio = np.int64(-1), np.int64(-1), np.int64(-1)
+    bombs = False
     for opponent in range(ctx.players):
         if (opponent == 0) != (seat == 0):
             row = _facts_row(_hand(node, opponent), other, ctx.rules, facts, generation, busy, busy)
-            if _holds_bomb(facts[row]):
-                return -1
             best = _best_plain(facts[row])
             single, pair, trio = max(single, best[0]), max(pair, best[1]), max(trio, best[2])
-    return top if _takes_and_springs(hand, top, (single, pair, trio)) else -1
+            bombs = bombs or _holds_bomb(facts[row])
+    return (single, pair, trio), bombs
 
 
 @kernel
@@ -1192,12 +1192,7 @@ def _locked_out(node, below):
     else, so once he has led one card (which is not his last) he never leads again,
     and he can answer nothing."""
     hand = node.hand1
-    if hand >> (4 * below) != 0 or hand & NIBBLE_TWOS_AND_UP != 0:
-        return False
-    held = np.int64(0)
-    for r in range(below):
-        held |= ((hand >> (4 * r)) & 1) << r
-    if held & held >> 1 & held >> 2 & held >> 3 & held >> 4 & CHAIN_STARTS:
+    if hand >> (4 * below) != 0 or hand & NIBBLE_TWOS_AND_UP != 0 or single_runs(hand):
         return False
     if size_of(hand) >= 2:
         return True
@@ -1263,18 +1258,18 @@ def _singles_at_a_glance(hand, below):
     SINGLES_NEEDED when it holds two such ranks or more once and nothing that could
     take a single along (a trio or more, five ranks in a row, the two jokers), else
     SINGLES_UNKNOWN."""
-    once = many = held = np.int64(0)
+    once = many = np.int64(0)
     for r in range(NUM_RANKS):
         c = (hand >> (4 * r)) & 15
         once += c == 1 and r < below
         many |= c >= 3
-        held |= np.int64(c > 0) << r
+    black, red = (hand >> (4 * BLACK_JOKER)) & 15, (hand >> (4 * RED_JOKER)) & 15
     if once <= 1:
-        jokers_twice = (hand >> (4 * BLACK_JOKER)) & 14 or (hand >> (4 * RED_JOKER)) & 14
+        jokers_twice = black > 1 or red > 1
         return (SINGLES_UNKNOWN if jokers_twice else SINGLES_SPARED), once
-    runs = held & held >> 1 & held >> 2 & held >> 3 & held >> 4 & CHAIN_STARTS
-    both_jokers = (held >> BLACK_JOKER) & (held >> RED_JOKER) & 1
-    return (SINGLES_UNKNOWN if many or runs or both_jokers else SINGLES_NEEDED), once
+    both_jokers = black > 0 and red > 0
+    taken_along = many or single_runs(hand) or both_jokers
+    return (SINGLES_UNKNOWN if taken_along else SINGLES_NEEDED), once
 
 
 @kernel

@@ -275,13 +275,20 @@ def _sort_runs(x, links):
 
 
 @kernel
+def single_runs(h):
+    """Where the hand's runs of five ranks 3..A start (one bit a field): the chains of
+    singles it could form."""
+    m1 = ranks_held(h) & RANK_BITS
+    return m1 & (m1 >> 4) & (m1 >> 8) & (m1 >> 12) & (m1 >> 16)
+
+
+@kernel
 def chain_ranks(h):
     """The ranks 3..A (one bit a field) of every chain the hand could ever form: its
     runs of five or more singles, three or more pairs, two or more trios."""
-    m1 = ranks_held(h) & RANK_BITS  # counts 1..8
-    m2 = ((h >> 1) | (h >> 2) | (h >> 3)) & RANK_BITS  # 2..8
+    m2 = ((h >> 1) | (h >> 2) | (h >> 3)) & RANK_BITS  # counts 2..8
     m3 = ((h >> 2) | (h >> 3) | ((h >> 1) & h)) & RANK_BITS  # 3..8
-    w1 = m1 & (m1 >> 4) & (m1 >> 8) & (m1 >> 12) & (m1 >> 16)  # where a run of 5 starts
+    w1 = single_runs(h)
     w2 = m2 & (m2 >> 4) & (m2 >> 8)
     w3 = m3 & (m3 >> 4)
     return w1 | w1 << 4 | w1 << 8 | w1 << 12 | w1 << 16 | w2 | w2 << 4 | w2 << 8 | w3 | w3 << 4
