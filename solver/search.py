@@ -113,6 +113,7 @@ import numpy as np
 
 from .cards import BLACK_JOKER, NUM_RANKS, RED_JOKER, pack
 from .goal import (
+    JOKERS,
     PLAIN,
     bombs_first,
     goal_after,
@@ -130,6 +131,7 @@ from .movegen import (
     MAX_MOVES,
     NONE,
     OVERFLOW,
+    RANK_LOWS,
     TABLE_SIZE,
     Move,
     beats,
@@ -181,6 +183,7 @@ from .table import (
     PROOF_WORDS,
     WIDE_ENTRY_WORDS,
     Key,
+    chain_ranks,
     fetch_ahead,
     fold,
     grow,
@@ -1122,9 +1125,9 @@ def _last_card(node, base, ctx):
     wins when neither peasant can go out first. The peasant seated before him cannot
     when he must play a single under ``c`` before his last play: the landlord beats it
     at once. Nor can his partner when he must play more such singles before his last
-    play than that peasant can cover (:func:`_covers`), or when he can never lead again
-    once he has led (:func:`_locked_out`): a low single that nobody covers the landlord
-    beats. Whatever is on the table and whoever is to move.
+    play than that peasant can cover (:func:`_covers`), or than he has chances to lead
+    (:func:`_locked_out`): a low single that nobody covers the landlord beats. Whatever
+    is on the table and whoever is to move.
     """
     players = ctx.players
     for seat in range(1, players):
@@ -1184,19 +1187,29 @@ def _other_side(node, seat, ctx):
 
 @kernel
 def _locked_out(node, below):
-    """Whether peasant 1 of three, against a landlord with one card of rank ``below``,
-    holds only singles under it (no five in a row) and, unless he holds two cards or
-    more, neither moves nor owns the table play. Then he never goes out while his
-    partner must play a single under ``below`` before his last play: his partner never
-    plays such a single (the landlord would beat it at once), and he can beat nothing
-    else, so once he has led one card (which is not his last) he never leads again,
-    and he can answer nothing."""
+    """Whether peasant 1 of three, against a landlord who wins once a single under rank
+    ``below`` reaches him, can never play out his hand while his partner must play such
+    a single before his last play: he holds no trio, no chain and not both jokers, and
+    more singles under ``below`` than he has chances to lead.
+
+    Every such single he plays is a lead (or, once, an answer to the play on the
+    table): all else that reaches him is a single of that rank or above (his partner
+    never plays a lower one, which the landlord would beat at once) or a play the
+    landlord cannot beat, and his low single beats neither. After each, his partner must
+    take the lead from it, and he leads again only after beating one of his partner's
+    plays: a single, with a card above ``below``; or a pair, with a pair. So his chances
+    are those cards and pairs, and one more when he moves or owns the table play."""
     hand = node.hand1
-    if hand >> (4 * below) != 0 or hand & NIBBLE_TWOS_AND_UP != 0 or single_runs(hand):
+    if chain_ranks(hand) or hand & JOKERS == JOKERS:
         return False
-    if size_of(hand) >= 2:
-        return True
-    return node.mover != 1 and (node.table == 0 or node.owner != 1)
+    if ((hand >> 2) | (hand >> 1) & hand) & RANK_LOWS:  # a count of three or more
+        return False
+    up_to = (np.int64(1) << (4 * below + 4)) - 1  # the fields up to rank ``below``
+    singles, pairs = hand & ~(hand >> 1) & RANK_LOWS, (hand >> 1) & RANK_LOWS
+    lows = size_of(singles & (up_to >> 4))
+    chances = size_of(hand >> (4 * below + 4)) + size_of(pairs & up_to)
+    leads = node.mover == 1 or (node.table != 0 and node.owner == 1)
+    return lows > chances + leads
 
 
 @kernel

@@ -210,6 +210,9 @@ def assert_settled(spec, wins, quick):
         ("L=K P1=55567 P2=348 TO=P1", False, True),  # 5556 leaves one: the 7 goes out
         ("L=T P1=8 P2=33356899KAA2B TO=P2", True, True),  # peasant 1 never leads again
         ("L=T P1=8 P2=3568KA TABLE=44@P1 TO=P2", False, False),  # but he owns the table
+        ("L=9 P1=45K P2=36JJ TO=P2", True, True),  # the K gives peasant 1 one lead: two lows
+        ("L=9 P1=45K P2=36JJ TO=P1", False, False),  # on the lead, one more: 4, J, K, 5
+        ("L=9 P1=45677 P2=36JJQ TO=P2", True, True),  # the 77 one lead more: three lows
         ("L=3K P1=4578 P2=36TJ TO=P1", True, True),  # nobody beats the K: the 3 goes out
         ("L=3KA2 P1=4578 P2=36TJ TO=P1", True, True),
         ("L=3K P1=4578 P2=36TJA TO=P1", False, False),  # the A beats the K
@@ -242,6 +245,44 @@ def test_agrees_with_reference_where_one_player_holds_one_card(players, strategy
         jokers = (13, 14) if rng.random() < 0.5 else ()
         *hands, extra = random_split(rng, (*sizes, 3), (*range(lo, min(lo + width, 13)), *jokers))
         quick = settled_alone(rng, searcher, alone, hands, extra, 0.4)
+        if quick is not None:
+            checked += 1
+            settled += quick
+    assert settled >= checked // 2  # the rules are met, not only missed
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_agrees_with_reference_where_peasant_1_leads_singles(strategy):
+    """The landlord down to one card, or one and a low card or two; peasant 1 holding
+    singles and pairs of any rank, a stray trio now and then: positions where he has as
+    many low singles as chances to lead again, or nearly."""
+    rng = random.Random(77)
+    searcher, alone = make_searcher(strategy, 1), Searcher(memory_mb=1)
+    checked = settled = 0
+    while checked < 120:
+        deck = [r for r in range(15) for _ in range(4 if r < 13 else 1)]
+        rng.shuffle(deck)
+        landlord, peasant_1, peasant_2, extra = ([0] * 15 for _ in range(4))
+        top = rng.randint(4, 14)
+        landlord[top] = 1
+        deck.remove(top)
+        lower = [r for r in deck if r < top]
+        for r in rng.sample(lower, min(len(lower), rng.choice((0, 0, 1, 2)))):
+            if r in deck:
+                landlord[r] += 1
+                deck.remove(r)
+        size = rng.randint(2, 7)
+        while sum(peasant_1) < size:
+            r = rng.choice(deck)
+            if peasant_1[r] < 2 or rng.random() < 0.1:
+                peasant_1[r] += 1
+            deck.remove(r)
+        for r in deck[: rng.randint(3, 9)]:
+            peasant_2[r] += 1
+        for r in deck[9:12]:
+            extra[r] += 1
+        hands = [tuple(landlord), tuple(peasant_1), tuple(peasant_2)]
+        quick = settled_alone(rng, searcher, alone, hands, tuple(extra), 0.4)
         if quick is not None:
             checked += 1
             settled += quick
