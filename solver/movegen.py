@@ -93,6 +93,13 @@ def ranks_held(packed):
 
 
 @kernel
+def ranks_thrice(packed):
+    """The ranks a packed hand holds three cards of or more, one bit a rank at the low
+    bit of its field."""
+    return (packed >> 2 | packed >> 3 | (packed >> 1) & packed) & RANK_LOWS
+
+
+@kernel
 def _emit(out_cards, out_meta, n, cards, meta, end):
     """Write one play at ``n`` if it is before ``end``; count it either way."""
     if n < end:

@@ -141,6 +141,7 @@ from .movegen import (
     gen_moves,
     leads,
     mark_answers,
+    ranks_thrice,
     size_of,
     unmark_answers,
 )
@@ -167,6 +168,7 @@ from .rules import BOMB, PAIR, ROCKET, SINGLE, TRIO, RuleSet
 from .spring import (
     W_MINR,
     W_THR,
+    lowest_rank,
     plays_with_one_single,
     safe_minimum,
     spring_from,
@@ -243,7 +245,6 @@ F_HAND, F_WHOLE, F_GENERATION, F_SINGLES = range(TABLE_SIZE, TABLE_SIZE + 4)
 F_COLUMNS = TABLE_SIZE + 4
 SINGLES_UNKNOWN, SINGLES_NEEDED, SINGLES_SPARED = 0, 1, 2
 SINGLES_BITS, SINGLES_MASK = 2, 3
-NIBBLE_TWOS_AND_UP = 0xEEEEEEEEEEEEEEE  # a hand's rank counts of two or more
 FACTS = 512  # rows of hand facts
 
 ARENA = 1 << 19  # moves on the path from the root, all nodes together
@@ -1157,7 +1158,7 @@ def _deciding_card(node, seat, ctx):
     and then the rest."""
     hand = _hand(node, seat)
     if size_of(hand) == 1:
-        return _rank_of(hand)
+        return lowest_rank(hand)
     top = NUM_RANKS - 1
     while hand >> (4 * top) == 0:
         top -= 1
@@ -1202,7 +1203,7 @@ def _locked_out(node, below):
     hand = node.hand1
     if chain_ranks(hand) or hand & JOKERS == JOKERS:
         return False
-    if ((hand >> 2) | (hand >> 1) & hand) & RANK_LOWS:  # a count of three or more
+    if ranks_thrice(hand):
         return False
     up_to = (np.int64(1) << (4 * below + 4)) - 1  # the fields up to rank ``below``
     singles, pairs = hand & ~(hand >> 1) & RANK_LOWS, (hand >> 1) & RANK_LOWS
@@ -1221,15 +1222,6 @@ def _covers(hand, below):
         c = (hand >> (4 * r)) & 15
         covers += c if r >= below else c >= 4
     return covers
-
-
-@kernel
-def _rank_of(card):
-    """The rank of a hand of one card."""
-    r = 0
-    while card >> (4 * r) != 1:
-        r += 1
-    return r
 
 
 @kernel

@@ -88,7 +88,8 @@ def _slot(state, size):
 
 
 @kernel
-def _lowest(packed):
+def lowest_rank(packed):
+    """The lowest rank a packed hand holds (of a hand of one card, its rank)."""
     r = 0
     while (packed >> (4 * r)) & 15 == 0:
         r += 1
@@ -107,7 +108,7 @@ def _bucket(n, plays, at, safe, keys, order, tally, out_safe, safe_at, out_risky
     by_size[:] = 0
     by_group[:] = 0
     for i in range(n):
-        group = (0 if safe[i] else 16) + _lowest(plays[at + i])
+        group = (0 if safe[i] else 16) + lowest_rank(plays[at + i])
         smaller = MAX_LINE - size_of(plays[at + i])
         keys[i] = group << 8 | smaller
         by_size[smaller + 1] += 1
@@ -282,7 +283,7 @@ def spring_from(packed, n, cards, at, ws):
     while depth >= 0:
         state = stack_h[depth]
         hand = state & ~LAST_TAKEN
-        r = _lowest(hand)
+        r = lowest_rank(hand)
         i = stack_i[depth]
         n_safe = safe_at[r + 1] - safe_at[r]
         n_all = n_safe if state & LAST_TAKEN else n_safe + risky_at[r + 1] - risky_at[r]

@@ -24,7 +24,7 @@ import numpy as np
 
 from .goal import GOAL_BITS
 from .jit import kernel, prefetch
-from .movegen import ranks_held
+from .movegen import ranks_held, ranks_thrice
 from .position import UNKNOWN
 
 # The words of an entry.
@@ -287,7 +287,7 @@ def chain_ranks(h):
     """The ranks 3..A (one bit a field) of every chain the hand could ever form: its
     runs of five or more singles, three or more pairs, two or more trios."""
     m2 = ((h >> 1) | (h >> 2) | (h >> 3)) & RANK_BITS  # counts 2..8
-    m3 = ((h >> 2) | (h >> 3) | ((h >> 1) & h)) & RANK_BITS  # 3..8
+    m3 = ranks_thrice(h) & RANK_BITS
     w1 = single_runs(h)
     w2 = m2 & (m2 >> 4) & (m2 >> 8)
     w3 = m3 & (m3 >> 4)
