@@ -290,12 +290,13 @@ DOMINATED = KICKED | MAIN_SWAPPED
 
 
 @kernel
-def drop_dominated(hand, partners, others, table, base, n, cards, metas):
+def drop_dominated(hand, partners, opponents, table, base, n, cards, metas):
     """Leave out of the moves in ``base .. base + n`` (keeping their order) every play
     that a play with a lower kicker, or a lower main rank, would replace to the mover's
     gain; return how many moves are left. ``partners``: the ranks the mover's partners
     hold (a bit a rank, as :func:`solver.table.held_ranks`; 0 for a mover who plays
-    alone); ``others``: the ranks every other player holds; ``table``: the meta of the
+    alone); ``opponents``: the ranks where some opponent of his holds a card, two
+    cards, three (:func:`widths_held`, joined over them); ``table``: the meta of the
     play to beat (0: a free lead), whose rank a lower main rank must still beat.
 
     A rank is *free* for a width when the hand holds exactly that many cards of it (one
@@ -307,9 +308,12 @@ def drop_dominated(hand, partners, others, table, base, n, cards, metas):
     chain uses it) he can do with ``b``, which beats all that ``a`` beats; his
     opponents' answers are only fewer, and his partners' the same.
     The same holds of a single, pair or trio (with its kickers) of free rank ``b``
-    against the same play of free rank ``a``, when no other player holds a rank above
-    ``a`` up to ``b``: everyone answers the two alike. So a play is left out when such
-    a swap exists: a chain of swaps, each lowering a rank, ends at a play that is kept.
+    against the same play of free rank ``a``, when no partner holds a rank above ``a``
+    up to ``b``, nor any opponent as many cards of such a rank as the play has of its
+    main rank: everyone answers the two alike (an opponent with fewer cards there
+    answers neither with them), and in the cards the mover keeps, ``b`` for ``a``,
+    his opponents only meet higher ranks. So a play is left out when such a swap
+    exists: a chain of swaps, each lowering a rank, ends at a play that is kept.
     """
     zone = chain_ranks(hand)
     # the ranks of which the hand holds exactly one card, two and three
@@ -318,6 +322,8 @@ def drop_dominated(hand, partners, others, table, base, n, cards, metas):
     trios = _zero_ranks(hand ^ 3 * RANK_LOWS) & ~zone & RANK_BITS13
     # the ranks a main rank must be above: those up to the table play's
     beaten = up_to_highest(1 << (4 * ((table >> 4) & 15))) if table else 0
+    # the ranks that part two main ranks of a single, of a pair, of a trio
+    one, two, three = partners | opponents[0], partners | opponents[1], partners | opponents[2]
     out = base
     for i in range(base, base + n):
         meta = metas[i]
@@ -326,8 +332,9 @@ def drop_dominated(hand, partners, others, table, base, n, cards, metas):
         if MAIN_SWAPPED >> kind & 1:
             width = 1 if kind == SINGLE else (2 if kind == PAIR else 3)
             free = singles if width == 1 else (pairs if width == 2 else trios)
+            apart = one if width == 1 else (two if width == 2 else three)
             spare = free & ~held_ranks(cards[i]) & ~beaten
-            if _swappable(free & (1 << (4 * top)), spare, others):
+            if _swappable(free & (1 << (4 * top)), spare, apart):
                 continue
         if KICKED >> kind & 1:
             links = meta >> 8 if kind == PLANE_SINGLES or kind == PLANE_PAIRS else 1
@@ -342,6 +349,17 @@ def drop_dominated(hand, partners, others, table, base, n, cards, metas):
         metas[out] = meta
         out += 1
     return out - base
+
+
+@kernel
+def widths_held(h):
+    """The ranks 3..2 of which ``h`` holds a card, two cards, three or more (a bit a rank,
+    as :func:`solver.table.held_ranks`): where it can answer a single, a pair or a trio
+    (with or without kickers) of a lower rank with one of that rank."""
+    one = held_ranks(h)
+    two = (h >> 1 | h >> 2 | h >> 3) & one
+    three = (h & h >> 1 | h >> 2 | h >> 3) & one
+    return one, two, three
 
 
 @kernel

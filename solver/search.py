@@ -39,10 +39,11 @@ order:
 3. the moves, ordered (:mod:`solver.ordering`; under a goal that wants two doublings or
    more, the bombs and the rocket first), without the plays whose kicker a lower one
    would replace to the mover's gain (for a peasant, where no partner holds a rank
-   between the two), nor those whose main rank a lower one would (where nobody else
-   holds a rank between the two). A play that the next player cannot beat goes
-   straight to the player after him (and on, if he cannot either): a forced pass
-   costs no node;
+   between the two), nor those whose main rank a lower one would (where no partner
+   holds a rank between the two, nor an opponent as many cards of one as the play has
+   of its main rank: a lone card parts no pairs). A play that the next player cannot
+   beat goes straight to the player after him (and on, if he cannot either): a forced
+   pass costs no node;
 4. before searching any move, every move's position is looked up in the table: one
    already known to win for the mover settles the node (enhanced transposition
    cutoff). The lookups go in batches, each bucket asked of memory as soon as its key
@@ -161,6 +162,7 @@ from .ordering import (
     order_moves,
     plays_needed,
     remember_winner,
+    widths_held,
     winner_first,
 )
 from .position import LOSS, PLAYER_NAMES, UNKNOWN, WIN, Position, make_position
@@ -910,14 +912,14 @@ def _expand(node, base, ctx):
             return QUICK_WIN, 0
     # after the spring tries, which need every kicker
     if kinds & DOMINATED:
-        partners = others = np.int64(0)  # the ranks the others hold (typed: one signature)
+        partners = one = two = three = np.int64(0)  # (typed: one signature)
         for seat in range(players):
-            if seat != mover:
-                ranks = held_ranks(_hand(node, seat))
-                others |= ranks
-                if seat != 0 and mover != 0:
-                    partners |= ranks
-        n = drop_dominated(hand, partners, others, table, base, n, cards, metas)
+            if seat != mover and seat != 0 and mover != 0:
+                partners |= held_ranks(_hand(node, seat))
+            elif seat != mover:
+                held = widths_held(_hand(node, seat))
+                one, two, three = one | held[0], two | held[1], three | held[2]
+        n = drop_dominated(hand, partners, (one, two, three), table, base, n, cards, metas)
     if table != 0:  # passing is a move too
         cards[base + n] = 0
         metas[base + n] = 0

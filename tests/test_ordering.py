@@ -23,6 +23,7 @@ from solver.ordering import (
     order_moves,
     plays_needed,
     remember_winner,
+    widths_held,
     winner_first,
 )
 from solver.table import RANK_BITS13, held_ranks
@@ -117,19 +118,26 @@ def test_plays_needed_sees_chains_through_ranks_held_more_than_once():
 
 
 def kept(
-    hand: str, partners: str = "", others: str | None = None, table: Move | None = None
+    hand: str,
+    partners: str = "",
+    opponents: list[str] | None = None,
+    table: Move | None = None,
 ) -> tuple[list[Move], set[str]]:
     """The plays of ``hand`` (its leads, or its answers to ``table``), and the ones
     drop_dominated keeps (as text) for a mover whose partners hold ``partners``
-    and all the other players ``others`` (None: every rank, so no main rank is swapped)."""
+    and whose opponents hold ``opponents``, a hand each (None: every rank, as many
+    times as any play has, so no main rank is swapped)."""
     cards_of = parse_hand(hand)
     moves = leads(cards_of) if table is None else follows(cards_of, table)
     cards = np.array([pack(m.cards) for m in moves], np.int64)
     metas = np.array([m.meta for m in moves], np.int64)
     ranks = held_ranks(pack(parse_hand(partners))) if partners else 0
-    rest = RANK_BITS13 if others is None else held_ranks(pack(parse_hand(others)))
+    widths = (RANK_BITS13,) * 3
+    if opponents is not None:
+        held = [widths_held(pack(parse_hand(o))) for o in opponents]
+        widths = tuple(int(np.bitwise_or.reduce([h[w] for h in held] + [0])) for w in range(3))
     meta = table.meta if table else 0
-    n = drop_dominated(pack(cards_of), ranks, rest, meta, 0, len(moves), cards, metas)
+    n = drop_dominated(pack(cards_of), ranks, widths, meta, 0, len(moves), cards, metas)
     return moves, {format_hand(unpack(int(c))) for c in cards[:n]}
 
 
@@ -305,24 +313,29 @@ def play_of(cards: str, kind: str = "single") -> Move:
 @pytest.mark.parametrize(
     "hand, others, table, stays, goes",
     [
-        # free singles 3 5 7 9 J K; the others hold a 4 and an 8: the 7 goes for the 5,
+        # free singles 3 5 7 9 J K; the opponent holds a 4 and an 8: the 7 goes for the 5,
         # the J and the K for the 9
         ("3579JK", "48", None, {"3", "5", "9"}, {"7", "J", "K"}),
         # answering a 6: the 7 is the lowest answer, the J and K still go for the 9
         ("3579JK", "48", "6", {"7", "9"}, {"J", "K"}),
-        # an other's K keeps the K (it answers the J, not the K)
+        # the opponent's K keeps the K (it answers the J, not the K)
         ("3579JK", "48K", None, {"3", "5", "9", "K"}, {"7", "J"}),
-        # pairs: 55 goes for 33 only if nobody holds a 4 or 5; 88 for 55 likewise
-        ("335588", "4", None, {"33", "55", "3", "5", "8"}, {"88"}),
-        # trios with their kickers: 888 goes for 555 (and takes the same kicker)
+        # pairs: 55 goes for 33 unless the opponent holds a pair of 4s or 5s; 88 for 55
+        # likewise (a lone 4 answers neither pair)
+        ("335588", "44", None, {"33", "55", "3", "5", "8"}, {"88"}),
+        ("335588", "4", None, {"33", "3", "5", "8"}, {"55", "88"}),
+        # trios with their kickers: 888 goes for 555 (and takes the same kicker), but not
+        # past three 7s; two 7s answer no trio
         ("5558889", "3", None, {"555", "5559", "9"}, {"888", "8889"}),
+        ("5558889", "777", None, {"555", "5559", "888", "8889", "9"}, set()),
+        ("5558889", "77", None, {"555", "5559", "9"}, {"888", "8889"}),
         # a rank is free only at its own width: the 8s are three, so no pair, single or
         # trio here has a lower free rank of its width to go to
         ("88899", "3", None, {"8", "9", "88", "99", "888", "8889", "88899"}, set()),
         # 3-7 could make a chain: none of them is free
         ("34567", "", None, {"3", "4", "5", "6", "7"}, set()),
-        # the 2 is free, a joker never: the 2 goes for the K, B and R stay; but an
-        # other's ace keeps the 2
+        # the 2 is free, a joker never: the 2 goes for the K, B and R stay; but the
+        # opponent's ace keeps the 2
         ("K2BR", "4", None, {"K", "B", "R", "BR"}, {"2"}),
         ("K2BR", "A", None, {"K", "2", "B", "R", "BR"}, set()),
     ],
@@ -330,7 +343,7 @@ def play_of(cards: str, kind: str = "single") -> Move:
 def test_only_the_lowest_free_main_ranks_stay(
     hand: str, others: str, table: str | None, stays: set[str], goes: set[str]
 ) -> None:
-    moves, left = kept(hand, others=others, table=play_of(table) if table else None)
+    moves, left = kept(hand, opponents=[others], table=play_of(table) if table else None)
     every = {format_hand(m.cards) for m in moves}
     assert stays <= left and stays <= every
     assert goes <= every and not goes & left
@@ -354,12 +367,17 @@ def chainable(hand: list[int]) -> set[int]:
 
 
 def lower_mains(
-    hand: list[int], move: Move, others: list[int], table_rank: int
+    hand: list[int],
+    move: Move,
+    partner: list[int] | None,
+    opponents: list[list[int]],
+    table_rank: int,
 ) -> list[tuple[int, ...]]:
     """``move`` (a single, pair or trio, with its kickers) with its main rank ``t``
     swapped for each lower rank ``a``, both held exactly the main part's width of and
-    outside the hand's chains, ``a`` beating the table's rank and no other player
-    holding a rank above ``a`` up to ``t``."""
+    outside the hand's chains, ``a`` beating the table's rank, and of the ranks above
+    ``a`` up to ``t``, none held by the partner nor as many times as the width by an
+    opponent."""
     width = {"single": 1, "pair": 2, "trio": 3, "trio+single": 3, "trio+pair": 3}.get(move.kind)
     t = (move.meta >> 4) & 15
     zone = chainable(hand)
@@ -368,7 +386,10 @@ def lower_mains(
     out = []
     for a in range(table_rank + 1, t):
         if hand[a] == width and a not in zone and not move.cards[a]:
-            if not any(others[r] for r in range(a + 1, t + 1)):
+            window = range(a + 1, t + 1)
+            if partner and any(partner[r] for r in window):
+                continue
+            if not any(o[r] >= width for o in opponents for r in window):
                 out.append(moved(move, t, a, width))
     return out
 
@@ -377,11 +398,12 @@ def test_a_dropped_play_never_beats_the_play_with_a_lower_main_rank() -> None:
     """The main-rank dominance, checked by the reference minimax on random positions of
     two and three players, every mover, on a free lead and in answer to a single or a
     pair: for every play left out, each play with its main rank swapped for a lower
-    one the rule allows does at least as well for the mover's side."""
+    one the rule allows does at least as well for the mover's side. Among them, swaps
+    past an opponent's rank that he holds fewer times than the play's width."""
     rng = random.Random(13)
     deck = [r for r in range(NUM_RANKS) for _ in range(4 if r < 13 else 1)]
-    checked = wins = 0
-    while checked < 60:
+    checked = wins = past = 0
+    while checked < 80:
         players = rng.choice([2, 3])
         rng.shuffle(deck)
         sizes = (6, 5, 5)[:players]
@@ -396,19 +418,20 @@ def test_a_dropped_play_never_beats_the_play_with_a_lower_main_rank() -> None:
             cards = tuple(width if q == r else 0 for q in range(NUM_RANKS))
             table = play_of(format_hand(cards), ("single", "pair")[width - 1])
         hand = hands[mover]
-        others = [sum(h[r] for s, h in enumerate(hands) if s != mover) for r in range(NUM_RANKS)]
         partner = hands[3 - mover] if players == 3 and mover else None
+        opponents = [h for s, h in enumerate(hands) if s != mover and (s == 0 or mover == 0)]
         moves, left = kept(
             format_hand(tuple(hand)),
             format_hand(tuple(partner)) if partner else "",
-            format_hand(tuple(others)),
+            [format_hand(tuple(o)) for o in opponents],
             table,
         )
         table_rank = (table.meta >> 4) & 15 if table else -1
         for m in moves:
             if format_hand(m.cards) in left:
                 continue
-            kept_for_it = lower_mains(hand, m, others, table_rank) + lower_kickers(hand, m, partner)
+            mains = lower_mains(hand, m, partner, opponents, table_rank)
+            kept_for_it = mains + lower_kickers(hand, m, partner)
             assert kept_for_it, (hands, mover, table, m)  # a play left out has a better one
             for better in kept_for_it:
                 assert format_hand(better) in {format_hand(x.cards) for x in moves}
@@ -422,16 +445,26 @@ def test_a_dropped_play_never_beats_the_play_with_a_lower_main_rank() -> None:
                     assert after[m.cards] or not after[better], (hands, mover, table, m)
                 checked += 1
                 wins += after[m.cards]
-    assert 0 < wins < checked
+                past += better in mains and past_short_ranks(m, better, opponents)
+    assert 0 < wins < checked and past > 0
 
 
-def test_an_other_between_the_main_ranks_keeps_the_higher_one() -> None:
-    """Why every other player's cards count: the landlord on 37JK against a peasant on
+def past_short_ranks(move: Move, better: tuple[int, ...], opponents: list[list[int]]) -> bool:
+    """Whether ``better``, ``move`` with its main rank lowered, passes a rank that an
+    opponent holds, but fewer times than the main part's width."""
+    t = (move.meta >> 4) & 15
+    a = next(r for r in range(NUM_RANKS) if better[r] > move.cards[r])
+    width = better[a] - move.cards[a]
+    return any(0 < o[r] < width for o in opponents for r in range(a + 1, t + 1))
+
+
+def test_an_opponent_between_the_main_ranks_keeps_the_higher_one() -> None:
+    """Why an opponent's cards count: the landlord on 37JK against a peasant on
     56Q2 loses leading the 3 (the peasant answers the 5 or 6, and the 2 controls) and
     wins leading the 7. The filter keeps both; the J goes for the 7 (the peasant's Q
     keeps the K)."""
     hands = [parse_hand("37JK"), parse_hand("56Q2")]
-    moves, left = kept("37JK", others="56Q2")
+    moves, left = kept("37JK", opponents=["56Q2"])
     singles = {format_hand(m.cards) for m in moves if m.kind == "single"}
     assert singles & left == {"3", "7", "K"} and singles - left == {"J"}
     wins = {text: landlord_wins_after(hands, 0, parse_hand(text), "single") for text in ("3", "7")}
@@ -491,3 +524,13 @@ def test_answers_go_by_the_rest_then_by_what_its_chains_save(
     order_moves(0, len(moves), packed, False, False, False, False, chain_ties, 1, arena, by_key)
     got = [format_hand(unpack(c)) for c in arena[A_CARDS, : len(moves)]]
     assert got == order
+
+
+def test_a_partner_between_the_main_ranks_keeps_the_higher_one_whatever_he_holds() -> None:
+    """A partner's lone 4 keeps the pair of 5s that an opponent's lone 4 does not: the
+    partner can beat a single 3 (from the 33 kept for the 55) that he cannot beat as a
+    5, so the two hands left differ for him."""
+    _, by_partner = kept("335588", "4", [""])
+    _, by_opponent = kept("335588", "", ["4"])
+    assert "55" in by_partner and "55" not in by_opponent
+    assert "88" not in by_partner and "88" not in by_opponent
