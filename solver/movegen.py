@@ -93,6 +93,13 @@ def ranks_held(packed):
 
 
 @kernel
+def ranks_twice(packed):
+    """The ranks a packed hand holds two cards of or more, one bit a rank at the low bit
+    of its field."""
+    return (packed >> 1 | packed >> 2 | packed >> 3) & RANK_LOWS
+
+
+@kernel
 def ranks_thrice(packed):
     """The ranks a packed hand holds three cards of or more, one bit a rank at the low
     bit of its field."""

@@ -12,7 +12,7 @@ import numpy as np
 
 from .cards import ACE, NUM_RANKS
 from .jit import kernel
-from .movegen import RANK_LOWS, doubles, ranks_held, size_of
+from .movegen import RANK_LOWS, doubles, ranks_held, ranks_thrice, ranks_twice, size_of
 from .rules import (
     PAIR,
     PLANE_PAIRS,
@@ -357,9 +357,7 @@ def widths_held(h):
     as :func:`solver.table.held_ranks`): where it can answer a single, a pair or a trio
     (with or without kickers) of a lower rank with one of that rank."""
     one = held_ranks(h)
-    two = (h >> 1 | h >> 2 | h >> 3) & one
-    three = (h & h >> 1 | h >> 2 | h >> 3) & one
-    return one, two, three
+    return one, ranks_twice(h) & one, ranks_thrice(h) & one
 
 
 @kernel

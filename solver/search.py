@@ -914,9 +914,11 @@ def _expand(node, base, ctx):
     if kinds & DOMINATED:
         partners = one = two = three = np.int64(0)  # (typed: one signature)
         for seat in range(players):
-            if seat != mover and seat != 0 and mover != 0:
+            if seat == mover:
+                continue
+            if seat != 0 and mover != 0:  # a partner
                 partners |= held_ranks(_hand(node, seat))
-            elif seat != mover:
+            else:
                 held = widths_held(_hand(node, seat))
                 one, two, three = one | held[0], two | held[1], three | held[2]
         n = drop_dominated(hand, partners, (one, two, three), table, base, n, cards, metas)

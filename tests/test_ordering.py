@@ -132,12 +132,12 @@ def kept(
     cards = np.array([pack(m.cards) for m in moves], np.int64)
     metas = np.array([m.meta for m in moves], np.int64)
     ranks = held_ranks(pack(parse_hand(partners))) if partners else 0
-    widths = (RANK_BITS13,) * 3
-    if opponents is not None:
-        held = [widths_held(pack(parse_hand(o))) for o in opponents]
-        widths = tuple(int(np.bitwise_or.reduce([h[w] for h in held] + [0])) for w in range(3))
+    widths = [RANK_BITS13] * 3 if opponents is None else [0] * 3
+    for o in opponents or []:
+        for w, held in enumerate(widths_held(pack(parse_hand(o)))):
+            widths[w] |= held
     meta = table.meta if table else 0
-    n = drop_dominated(pack(cards_of), ranks, widths, meta, 0, len(moves), cards, metas)
+    n = drop_dominated(pack(cards_of), ranks, tuple(widths), meta, 0, len(moves), cards, metas)
     return moves, {format_hand(unpack(int(c))) for c in cards[:n]}
 
 
