@@ -8,6 +8,7 @@ import pytest
 from reference import replay
 from test_consistency import CASES, deal
 
+from solver import bench
 from solver.endgame import describe, parse_position, solve_win
 from solver.search import LOSS, PROOF_FROM, UNKNOWN, WIN, Position, Searcher
 
@@ -89,6 +90,24 @@ def test_proof_number_search_is_deterministic_and_stops_at_limits():
         for _ in range(2)
     }
     assert len(lines) == 1
+
+
+@pytest.mark.parametrize("name", ["G38-1", "G38-3", "G38-4", "D54-8"])
+def test_proof_number_positions_give_the_growth_list_s_answer_and_nodes(name):
+    """The proof-number search comes back to its positions again and again, and skips
+    there what cannot have changed (the quick checks; the proof table for the positions
+    the depth-first search settles): it must still search as the growth list recorded,
+    node for node, from an empty table of the default size."""
+    entry = bench.read_growth_list(bench.default_growth_list()).entries[name]
+    pos = parse_position(entry.position)
+    assert sum(map(sum, pos.hands)) >= PROOF_FROM
+    searcher = Searcher()
+    searcher.start(pos.rules)
+    value = searcher.value(pos)
+    assert ({WIN: "win", LOSS: "loss"}[value], searcher.stats.nodes) == (
+        entry.answer,
+        entry.nodes,
+    )
 
 
 @pytest.mark.parametrize("strategy", ["depth-first", "proof-number"])
