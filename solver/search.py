@@ -443,7 +443,8 @@ def search(node, key, ctx):
     """
     stats = ctx.scratch[X_STATS]
     nodes = stats[C_NODES] + 1
-    known, n, wholes = _open(node, key, nodes, np.int64(3), np.int64(0), ctx)  # (typed)
+    fresh = np.int64(0)  # not seen before (typed: one signature)
+    known, n, wholes = _open(node, key, nodes, np.int64(3), fresh, ctx)
     if n == 0:
         return known
     generation = stats[C_GENERATION]
@@ -860,8 +861,8 @@ def _expand(node, base, fresh, ctx):
     _unpack(hand, counts)
     goal = node.goal
     mine = WIN if mover == 0 else LOSS
-    goes_out = whole and (table == 0 or beats(whole, table))
-    if fresh and goes_out and out_value(goal, mover, whole) == mine:
+    goes_out = fresh and whole and (table == 0 or beats(whole, table))
+    if goes_out and out_value(goal, mover, whole) == mine:
         return QUICK_WIN, 0
     if fresh and goal == PLAIN:
         if players <= 3:
