@@ -443,8 +443,8 @@ def search(node, key, ctx):
     """
     stats = ctx.scratch[X_STATS]
     nodes = stats[C_NODES] + 1
-    fresh = np.int64(0)  # not seen before (typed: one signature)
-    known, n, wholes = _open(node, key, nodes, np.int64(3), fresh, ctx)
+    seen = np.int64(0)  # never: only the proof-number search comes back (typed: one signature)
+    known, n, wholes = _open(node, key, nodes, np.int64(3), seen, ctx)
     if n == 0:
         return known
     generation = stats[C_GENERATION]
