@@ -227,8 +227,8 @@ Node = namedtuple("Node", "hand0 hand1 hand2 mover table owner goal hand3")
 #: workspace, the memo of winning moves (the proof-number search's), and the deadline
 #: (``time.perf_counter`` seconds). Kernels hand it on whole, call after call: one more
 #: array in it, even one that nothing reads, measured 40% more time for the search (on
-#: positions of 50 cards and whole deals; one more number: no change), so it holds no
-#: array more.
+#: positions of 50 cards and whole deals; one more number: no change), so it holds
+#: only the arrays the kernels cannot do without.
 Context = namedtuple("Context", "players rules tt arena scratch facts ws winners deadline")
 
 # Rows of the scratch array: the search's counters and limits (columns C_*); the
